@@ -1,0 +1,163 @@
+//! `book.toml`: the site's configuration, read once at the start of every command.
+
+use crate::error::{Error, IoContext, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The whole `book.toml`. Every key has a default, so an empty file is a valid configuration.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub site: SiteConfig,
+    pub build: BuildConfig,
+    pub search: SearchConfig,
+    pub link: LinkConfig,
+    pub verify: VerifyConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SiteConfig {
+    /// Shown in the header and the `<title>` of every page.
+    pub title: String,
+    pub description: String,
+    /// Absolute URL the hosted site lives at (for sitemap.xml and feed.xml), e.g.
+    /// `https://errors.example.org/`. Pages themselves use relative links.
+    pub base_url: String,
+    /// Folder under `themes/` holding templates/ and static/.
+    pub theme: String,
+    /// Template for "Edit this page" links; `{path}` is the source path relative to the root.
+    pub edit_url: Option<String>,
+    pub author: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BuildConfig {
+    /// Output directory, relative to the root (`-d` overrides it).
+    pub output_dir: PathBuf,
+    /// Python code blocks without a language get this one for highlighting.
+    pub default_code_lang: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// Below this score a best match is reported as weak.
+    pub weak_score: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkConfig {
+    /// Inferred links scoring below this are left out.
+    pub threshold: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerifyConfig {
+    /// Folder for verification records, relative to the root.
+    pub records_dir: PathBuf,
+    /// Default time limit of a run, in seconds.
+    pub timeout_s: u64,
+    /// Interpreter for Python snippets.
+    pub python: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            site: SiteConfig::default(),
+            build: BuildConfig::default(),
+            search: SearchConfig::default(),
+            link: LinkConfig::default(),
+            verify: VerifyConfig::default(),
+        }
+    }
+}
+
+impl Default for SiteConfig {
+    fn default() -> Self {
+        SiteConfig {
+            title: "Error catalog".into(),
+            description: String::new(),
+            base_url: "http://127.0.0.1:3000/".into(),
+            theme: "default".into(),
+            edit_url: None,
+            author: String::new(),
+        }
+    }
+}
+
+impl Default for BuildConfig {
+    fn default() -> Self {
+        BuildConfig {
+            output_dir: PathBuf::from("book"),
+            default_code_lang: "text".into(),
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig { weak_score: 0.35 }
+    }
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig { threshold: 0.6 }
+    }
+}
+
+impl Default for VerifyConfig {
+    fn default() -> Self {
+        VerifyConfig {
+            records_dir: PathBuf::from("verify"),
+            timeout_s: 300,
+            python: "python3".into(),
+        }
+    }
+}
+
+impl Config {
+    /// Read `<root>/book.toml`; a missing file is an error (it marks the site root).
+    pub fn load(root: &Path) -> Result<Config> {
+        let path = root.join("book.toml");
+        let text = std::fs::read_to_string(&path).at(&path)?;
+        Self::parse(&text, &path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+        let mut cfg: Config = toml::from_str(text).map_err(|e| Error::Config {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        if !cfg.site.base_url.ends_with('/') {
+            cfg.site.base_url.push('/');
+        }
+        Ok(cfg)
+    }
+
+    pub fn theme_dir(&self, root: &Path) -> PathBuf {
+        root.join("themes").join(&self.site.theme)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_is_valid() {
+        let c = Config::parse("", Path::new("book.toml")).unwrap();
+        assert_eq!(c.build.output_dir, PathBuf::from("book"));
+    }
+
+    #[test]
+    fn unknown_key_is_rejected() {
+        let e = Config::parse("[site]\ntitel = 'x'\n", Path::new("book.toml")).unwrap_err();
+        assert!(e.to_string().contains("titel"), "{e}");
+    }
+}

@@ -1,0 +1,356 @@
+//! Diagnostics: what is wrong with the user's content, located to file:line:col, printed like a
+//! compiler's messages through miette (the offending line, a label, a hint).
+//!
+//! Stages push `Diagnostic`s into a `Diagnostics` list instead of failing at the first problem, so
+//! one `errbook check` shows everything. Library failures that are not about content (I/O on the
+//! output directory, a broken template) are `crate::Error` instead.
+
+use miette::{GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One problem in one file.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Short stable code, e.g. `E-front-matter`; tests and docs refer to it.
+    pub code: &'static str,
+    /// Path relative to the site root, as users see it.
+    pub path: PathBuf,
+    /// 1-based line and column (column counted in characters).
+    pub line: usize,
+    pub col: usize,
+    /// Byte range in the file for the label (may be empty).
+    pub span: (usize, usize),
+    pub message: String,
+    /// Label shown under the offending text.
+    pub label: String,
+    pub hint: Option<String>,
+    /// The file's text (shared), to print the offending line. None for non-text files.
+    pub source: Option<Arc<str>>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at a byte offset of `source`.
+    pub fn at(
+        severity: Severity,
+        code: &'static str,
+        path: &Path,
+        source: &Arc<str>,
+        offset: usize,
+        len: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        let offset = offset.min(source.len());
+        let len = len.min(source.len() - offset);
+        let (line, col) = line_col(source, offset);
+        Diagnostic {
+            severity,
+            code,
+            path: path.to_path_buf(),
+            line,
+            col,
+            span: (offset, len),
+            message: message.into(),
+            label: String::new(),
+            hint: None,
+            source: Some(source.clone()),
+        }
+    }
+
+    /// A diagnostic about a whole file that has no usable text (binary, not UTF-8).
+    pub fn file(
+        severity: Severity,
+        code: &'static str,
+        path: &Path,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            code,
+            path: path.to_path_buf(),
+            line: 1,
+            col: 1,
+            span: (0, 0),
+            message: message.into(),
+            label: String::new(),
+            hint: None,
+            source: None,
+        }
+    }
+
+    pub fn error_at(
+        code: &'static str,
+        path: &Path,
+        source: &Arc<str>,
+        offset: usize,
+        len: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::at(Severity::Error, code, path, source, offset, len, message)
+    }
+
+    pub fn warning_at(
+        code: &'static str,
+        path: &Path,
+        source: &Arc<str>,
+        offset: usize,
+        len: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::at(Severity::Warning, code, path, source, offset, len, message)
+    }
+
+    /// A diagnostic at a 1-based line (whole line highlighted).
+    pub fn at_line(
+        severity: Severity,
+        code: &'static str,
+        path: &Path,
+        source: &Arc<str>,
+        line: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        let (start, end) = line_bounds(source, line);
+        Self::at(severity, code, path, source, start, end - start, message)
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `path:line:col`, the location as users click it in a terminal or editor.
+    pub fn location(&self) -> String {
+        format!("{}:{}:{}", self.path.display(), self.line, self.col)
+    }
+
+    /// Render as text: a one-line header `error[code]: path:line:col: message`, then miette's
+    /// graphical snippet with the offending line and the hint. `color` for terminals.
+    pub fn render(&self, color: bool) -> String {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut out = format!(
+            "{sev}[{}]: {}: {}\n",
+            self.code,
+            self.location(),
+            self.message
+        );
+        let report = MietteReport::from(self);
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let handler = GraphicalReportHandler::new_themed(theme)
+            .with_context_lines(1)
+            .with_width(100);
+        let mut body = String::new();
+        if handler.render_report(&mut body, &report).is_ok() {
+            out.push_str(&body);
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location(), self.message)
+    }
+}
+
+/// The miette view of a `Diagnostic`.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct MietteReport {
+    message: String,
+    severity: miette::Severity,
+    code: &'static str,
+    src: Option<NamedSource<String>>,
+    span: SourceSpan,
+    label: Option<String>,
+    help: Option<String>,
+}
+
+impl From<&Diagnostic> for MietteReport {
+    fn from(d: &Diagnostic) -> Self {
+        MietteReport {
+            message: d.message.clone(),
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+            },
+            code: d.code,
+            src: d
+                .source
+                .as_ref()
+                .map(|s| NamedSource::new(d.path.display().to_string(), s.to_string())),
+            span: SourceSpan::new(d.span.0.into(), d.span.1),
+            label: Some(if d.label.is_empty() {
+                "here".to_string()
+            } else {
+                d.label.clone()
+            }),
+            help: d.hint.clone(),
+        }
+    }
+}
+
+impl miette::Diagnostic for MietteReport {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.src.as_ref()?;
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_with_span(self.label.clone(), self.span),
+        )))
+    }
+}
+
+/// All diagnostics of a run, in a deterministic order.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.is_error())
+    }
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+    /// Sort by file, then position, so output does not depend on thread scheduling.
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (&a.path, a.line, a.col, &a.message).cmp(&(&b.path, b.line, b.col, &b.message))
+        });
+    }
+    /// Print every diagnostic to stderr, then a summary line.
+    pub fn print(&self) {
+        use std::io::IsTerminal;
+        let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        for d in &self.items {
+            eprintln!("{}", d.render(color));
+        }
+    }
+}
+
+/// 1-based (line, column) of a byte offset; the column counts characters.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let before = &text[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = text[line_start..offset].chars().count() + 1;
+    (line, col)
+}
+
+/// Byte range of a 1-based line, without its newline.
+pub fn line_bounds(text: &str, line: usize) -> (usize, usize) {
+    let mut start = 0;
+    for _ in 1..line.max(1) {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return (text.len(), text.len()),
+        }
+    }
+    let end = text[start..]
+        .find('\n')
+        .map(|i| start + i)
+        .unwrap_or(text.len());
+    let end = if end > start && text.as_bytes()[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    };
+    (start, end)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The closest candidates to `wanted`, for "did you mean" hints.
+pub fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut scored: Vec<(f64, &str)> = candidates
+        .map(|c| (strsim::jaro_winkler(wanted, c), c))
+        .filter(|(s, _)| *s > 0.7)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, c)| c).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_chars() {
+        let t = "ab\ncdé f\n";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        // 'f' is after "cdé " : byte offset 3 + 5 = 8
+        assert_eq!(line_col(t, 9), (2, 5));
+    }
+
+    #[test]
+    fn line_bounds_finds_lines() {
+        let t = "one\ntwo\r\nthree";
+        assert_eq!(&t[line_bounds(t, 2).0..line_bounds(t, 2).1], "two");
+        assert_eq!(&t[line_bounds(t, 3).0..line_bounds(t, 3).1], "three");
+    }
+
+    #[test]
+    fn render_shows_location_line_and_hint() {
+        let src: Arc<str> = Arc::from("# T\n\n- **Fix Rate:** 140%\n");
+        let d = Diagnostic::error_at("E-percent", Path::new("a.md"), &src, 17, 4, "bad")
+            .hint("use 0-100");
+        let out = d.render(false);
+        assert!(out.starts_with("error[E-percent]: a.md:3:14: bad"), "{out}");
+        assert!(out.contains("- **Fix Rate:** 140%"), "{out}");
+        assert!(out.contains("use 0-100"), "{out}");
+    }
+}

@@ -1,0 +1,102 @@
+//! The `errbook` command line: argument parsing (clap) and dispatch to `errbook::cmd`.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "errbook",
+    version,
+    about = "A static site generator for error catalogs"
+)]
+struct Cli {
+    /// The site root, where book.toml is.
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the site (default output: book/).
+    Build {
+        /// Output directory (overrides book.toml's build.output_dir).
+        #[arg(short = 'd', long = "dest-dir", value_name = "DIR")]
+        dest: Option<PathBuf>,
+        /// Write a bundle that works when opened from file:// (no server, no network).
+        #[arg(long)]
+        offline: bool,
+        /// Render with one thread (for comparisons; output is identical).
+        #[arg(long, hide = true)]
+        single_thread: bool,
+        /// Skip link inference (benchmarking).
+        #[arg(long, hide = true)]
+        no_infer: bool,
+    },
+    /// Build, serve on 127.0.0.1, rebuild on change and reload the browser.
+    Serve {
+        #[arg(short, long, default_value_t = 3000)]
+        port: u16,
+        /// Open the site in a browser.
+        #[arg(long)]
+        open: bool,
+    },
+    /// Report every diagnostic; write nothing; exit non-zero on errors.
+    Check {
+        /// List the inferred links of these files with their evidence.
+        #[arg(long, value_name = "FILE")]
+        links: Vec<PathBuf>,
+    },
+    /// Run the runnable snippets and record the results.
+    Verify(errbook::cmd::verify::Args),
+    /// Create a new entry or article from a template.
+    New {
+        #[arg(value_parser = ["error", "article"])]
+        kind: String,
+        /// `domain/slug` for an error, the article id for an article.
+        id: String,
+    },
+    /// Search the catalog from the terminal (a message, a traceback, or - for stdin).
+    Search {
+        query: String,
+        /// How many results to show.
+        #[arg(short = 'n', long, default_value_t = 5)]
+        limit: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a deterministic synthetic catalog (for benchmarks), also as Hugo and mdBook sources.
+    #[command(hide = true)]
+    Synth(errbook::cmd::synth::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = errbook::load::resolve_root(cli.root);
+    let result = match cli.command {
+        Command::Build {
+            dest,
+            offline,
+            single_thread,
+            no_infer,
+        } => errbook::cmd::build::run(&root, dest, offline, single_thread, no_infer),
+        Command::Serve { port, open } => errbook::cmd::serve::run(&root, port, open),
+        Command::Check { links } => errbook::cmd::check::run(&root, &links),
+        Command::Verify(args) => errbook::cmd::verify::run(&root, args),
+        Command::New { kind, id } => errbook::cmd::new::run(&root, &kind, &id),
+        Command::Search { query, limit, json } => {
+            errbook::cmd::search::run(&root, &query, limit, json)
+        }
+        Command::Synth(args) => errbook::cmd::synth::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The typed catalog model: what `parse` produces and every later stage reads.
+//!
+//! Nothing here knows about files, HTML or JSON layout; it is plain data with serde derives so the
+//! `/api/` output is a direct serialisation of it.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The whole parsed catalog, in a stable order (entries by ID, articles by ID).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Catalog {
+    pub entries: Vec<Entry>,
+    pub articles: Vec<Article>,
+}
+
+impl Catalog {
+    pub fn entry(&self, id: &str) -> Option<&Entry> {
+        self.entries
+            .binary_search_by(|e| e.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.entries[i])
+    }
+    pub fn article(&self, id: &str) -> Option<&Article> {
+        self.articles
+            .binary_search_by(|a| a.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.articles[i])
+    }
+    /// Sort both lists by ID so lookups and output order are deterministic.
+    pub fn sort(&mut self) {
+        self.entries.sort_by(|a, b| a.id.cmp(&b.id));
+        self.articles.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+}
+
+/// A structured error entry: `content/errors/<domain>/<slug>.md`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// `domain/slug`, equal to the path under content/errors/ without `.md`.
+    pub id: String,
+    pub domain: String,
+    pub slug: String,
+    /// Path relative to the site root, e.g. `content/errors/pytorch/x.md`.
+    pub source: PathBuf,
+    /// The error message, as written on the title line (without the leading `# `).
+    pub message: String,
+    /// The exception type the message starts with (`RuntimeError` in `RuntimeError: ...`).
+    pub exception: Option<String>,
+    pub category: String,
+    pub error_code: Option<String>,
+    pub verification: String,
+    /// Percentage 0-100.
+    pub fix_rate: Option<u8>,
+    /// Markdown source of the Root Cause section.
+    pub root_cause: String,
+    pub versions: Vec<VersionRow>,
+    pub workarounds: Vec<Workaround>,
+    pub dead_ends: Vec<DeadEnd>,
+    /// Sections the layout allows beyond the fixed ones (`## Reproduction`, `## Notes`).
+    pub extra_sections: Vec<Section>,
+    pub aliases: Vec<String>,
+    pub tags: Vec<String>,
+    /// Entry IDs the author names as related.
+    pub related: Vec<String>,
+    pub links: LinkOverrides,
+    /// Every fenced code block of the entry, in document order.
+    pub snippets: Vec<Snippet>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VersionRow {
+    pub version: String,
+    pub status: String,
+    pub introduced: Option<String>,
+    pub deprecated: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Workaround {
+    /// 1-based position in the entry's list, as written.
+    pub number: usize,
+    /// The bold summary.
+    pub summary: String,
+    /// Percentage 0-100.
+    pub success_rate: u8,
+    /// Markdown after the rate, if any (without the code blocks).
+    pub detail: String,
+    /// Indices into `Entry::snippets`.
+    pub snippets: Vec<usize>,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadEnd {
+    pub number: usize,
+    pub summary: String,
+    /// Why it fails (the text after the dash).
+    pub reason: String,
+    /// Percentage 0-100.
+    pub fail_rate: u8,
+    pub snippets: Vec<usize>,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    pub title: String,
+    /// Markdown source of the section body.
+    pub body: String,
+    pub snippets: Vec<usize>,
+    pub line: usize,
+}
+
+/// Author decisions on inferred links, from front matter `links: {confirm: [...], reject: [...]}`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LinkOverrides {
+    #[serde(default)]
+    pub confirm: Vec<String>,
+    #[serde(default)]
+    pub reject: Vec<String>,
+}
+
+/// A Q&A article: `content/articles/<id>.md`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Article {
+    pub id: String,
+    pub source: PathBuf,
+    pub title: String,
+    /// `YYYY-MM-DD` as written.
+    pub date: String,
+    /// Entry IDs the author says the article is about.
+    pub errors: Vec<String>,
+    pub tags: Vec<String>,
+    pub links: LinkOverrides,
+    /// Markdown body (front matter removed).
+    pub body: String,
+    /// 1-based line in the file where `body` starts, so body offsets map back to file lines.
+    pub body_line: usize,
+    pub snippets: Vec<Snippet>,
+}
+
+/// A fenced code block, with its run attributes when its info string asks for a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Snippet {
+    /// 0-based position among the page's code blocks.
+    pub index: usize,
+    /// Stable identifier on the page: the `id=` attribute, or `snippet-<index+1>`.
+    pub id: String,
+    /// Language (first word of the info string), empty if none.
+    pub lang: String,
+    /// The whole info string as written.
+    pub info: String,
+    /// Code as it runs: hidden setup lines included (their marker removed).
+    pub code: String,
+    /// Code as readers see it: hidden lines removed.
+    pub display: String,
+    /// 1-based line of the opening fence in the source file.
+    pub line: usize,
+    /// The nearest heading or bold label before the block ("Example 1: The Problematic Approach").
+    pub label: Option<String>,
+    pub run: Option<RunSpec>,
+}
+
+/// What a runnable snippet's info string declares.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunSpec {
+    pub claim: Claim,
+    /// GPUs the run needs (0: CPU only).
+    pub gpus: u32,
+    /// Environment variables set for the run, in the order written.
+    pub env: Vec<(String, String)>,
+    /// Wall-clock limit in seconds.
+    pub timeout_s: u64,
+    /// The `id` of an earlier block of the same page this one continues.
+    pub after: Option<String>,
+    /// Run with `python3` (default) or another interpreter name.
+    pub interpreter: String,
+}
+
+/// What the text claims about a runnable snippet.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Claim {
+    /// It runs to the end without an exception, and no child process crashes.
+    Runs,
+    /// It fails; optionally with this exception type and a fragment of its message.
+    Fails {
+        exception: Option<String>,
+        message: Option<String>,
+    },
+}
+
+impl Claim {
+    pub fn describe(&self) -> String {
+        match self {
+            Claim::Runs => "runs cleanly".to_string(),
+            Claim::Fails {
+                exception: None,
+                message: None,
+            } => "fails".to_string(),
+            Claim::Fails { exception, message } => {
+                let mut s = String::from("fails with ");
+                s.push_str(exception.as_deref().unwrap_or("an error"));
+                if let Some(m) = message {
+                    s.push_str(&format!(" \u{201c}{m}\u{201d}"));
+                }
+                s
+            }
+        }
+    }
+}
+
+/// Where a snippet lives, for messages and records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageKind {
+    Entry,
+    Article,
+}

@@ -1,0 +1,310 @@
+//! Front matter: split the YAML block off a file with gray_matter and read typed keys from it,
+//! each problem located at the key's line.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use gray_matter::{engine::YAML, Matter, Pod};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The YAML block of a file, if it has one.
+pub struct FrontMatter<'a> {
+    path: &'a Path,
+    src: &'a Arc<str>,
+    /// Byte offset of the opening `---` line.
+    pub start: usize,
+    /// Byte offset of the first YAML line (after the opening delimiter).
+    yaml_start: usize,
+    /// The YAML text.
+    yaml: &'a str,
+    /// Parsed mapping (empty when the block is empty).
+    map: std::collections::HashMap<String, Pod>,
+}
+
+/// Where the body starts once front matter is removed.
+pub struct Split<'a> {
+    pub front: Option<FrontMatter<'a>>,
+    /// Byte offset of the body in the file.
+    pub body_offset: usize,
+}
+
+/// Split front matter off `src`. Unterminated or invalid YAML, or YAML that is not a mapping, is a
+/// diagnostic; then `None` is returned and the file is not parsed further.
+pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> Option<Split<'a>> {
+    let first_end = src.find('\n').unwrap_or(src.len());
+    if src[..first_end].trim_end() != "---" {
+        return Some(Split {
+            front: None,
+            body_offset: 0,
+        });
+    }
+    let yaml_start = (first_end + 1).min(src.len());
+    // Find the closing delimiter line.
+    let mut pos = yaml_start;
+    let mut close = None;
+    while pos < src.len() {
+        let end = src[pos..].find('\n').map(|i| pos + i).unwrap_or(src.len());
+        let line = src[pos..end].trim_end();
+        if line == "---" || line == "..." {
+            close = Some((pos, (end + 1).min(src.len())));
+            break;
+        }
+        pos = end + 1;
+    }
+    let Some((close_start, body_offset)) = close else {
+        diags.push(
+            Diagnostic::error_at(
+                "E-front-matter",
+                path,
+                src,
+                0,
+                3,
+                "front matter is not terminated",
+            )
+            .label("opened here, never closed")
+            .hint("close the YAML block with a line holding only `---`"),
+        );
+        return None;
+    };
+    let yaml = &src[yaml_start..close_start];
+    // gray_matter parses the block; we give it the block alone so its line numbers are ours.
+    let parsed = Matter::<YAML>::new().parse::<Pod>(&format!("---\n{yaml}---\n"));
+    let map = match parsed {
+        Ok(p) => match p.data {
+            Some(Pod::Hash(h)) => h,
+            None | Some(Pod::Null) => Default::default(),
+            Some(_) => {
+                diags.push(
+                    Diagnostic::error_at(
+                        "E-front-matter",
+                        path,
+                        src,
+                        yaml_start,
+                        yaml.trim_end().len(),
+                        "front matter must be a mapping of keys to values",
+                    )
+                    .hint("write one `key: value` per line"),
+                );
+                return None;
+            }
+        },
+        Err(e) => {
+            let msg = e.to_string();
+            let (offset, what) = yaml_error_offset(&msg, yaml, yaml_start);
+            diags.push(
+                Diagnostic::error_at("E-front-matter", path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
+                    .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes"),
+            );
+            return None;
+        }
+    };
+    Some(Split {
+        front: Some(FrontMatter {
+            path,
+            src,
+            start: 0,
+            yaml_start,
+            yaml,
+            map,
+        }),
+        body_offset,
+    })
+}
+
+/// yaml-rust2 reports `... at byte B line L column C`; turn that into a file offset. The YAML
+/// text handed to it started one line (the `---`) before ours.
+fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String) {
+    let re = regex::Regex::new(r"(?:at byte \d+ )?line (\d+) column (\d+)").expect("static regex");
+    if let Some(c) = re.captures(msg) {
+        let line: usize = c[1].parse().unwrap_or(1);
+        let col: usize = c[2].parse().unwrap_or(1);
+        let what = msg[..c.get(0).map(|m| m.start()).unwrap_or(msg.len())]
+            .trim()
+            .trim_end_matches(" at")
+            .to_string();
+        // line counts from 1 including the '---' line we prepended.
+        let yaml_line = line.saturating_sub(1).max(1);
+        let (ls, le) = crate::diag::line_bounds(yaml, yaml_line);
+        let within = yaml[ls..le]
+            .char_indices()
+            .nth(col.saturating_sub(1))
+            .map(|(i, _)| i)
+            .unwrap_or(le - ls);
+        return (yaml_start + ls + within, what);
+    }
+    (yaml_start, msg.to_string())
+}
+
+impl<'a> FrontMatter<'a> {
+    /// Byte offset and length of `key:` in the file, for locating diagnostics.
+    pub fn key_span(&self, key: &str) -> (usize, usize) {
+        let mut off = 0;
+        for line in self.yaml.split_inclusive('\n') {
+            if let Some(rest) = line.strip_prefix(key) {
+                if rest.trim_start().starts_with(':') {
+                    return (self.yaml_start + off, key.len());
+                }
+            }
+            off += line.len();
+        }
+        (self.start, 3)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.map.keys()
+    }
+
+    pub fn has(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+
+    fn err(&self, key: &str, code: &'static str, msg: String) -> Diagnostic {
+        let (o, l) = self.key_span(key);
+        Diagnostic::error_at(code, self.path, self.src, o, l, msg)
+    }
+
+    /// A required string (numbers and dates are accepted and turned into text).
+    pub fn required_str(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
+        match self.map.get(key) {
+            None | Some(Pod::Null) => {
+                diags.push(
+                    Diagnostic::error_at(
+                        "E-missing-key",
+                        self.path,
+                        self.src,
+                        self.start,
+                        3,
+                        format!("front matter has no `{key}`"),
+                    )
+                    .label("in this front matter")
+                    .hint(format!("add a line `{key}: ...` between the `---` lines")),
+                );
+                None
+            }
+            Some(p) => match scalar(p) {
+                Some(s) if !s.trim().is_empty() => Some(s),
+                Some(_) => {
+                    diags.push(
+                        self.err(key, "E-missing-key", format!("`{key}` is empty"))
+                            .hint(format!("give `{key}` a value")),
+                    );
+                    None
+                }
+                None => {
+                    diags.push(
+                        self.err(
+                            key,
+                            "E-key-type",
+                            format!("`{key}` must be a single value, not a list or mapping"),
+                        )
+                        .hint(format!("write `{key}: \"...\"`")),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    /// An optional list of strings; a single string is taken as a one-item list.
+    pub fn str_list(&self, key: &str, diags: &mut Diagnostics) -> Vec<String> {
+        match self.map.get(key) {
+            None | Some(Pod::Null) => Vec::new(),
+            Some(Pod::Array(items)) => {
+                let mut out = Vec::new();
+                for it in items {
+                    match scalar(it) {
+                        Some(s) => out.push(s),
+                        None => diags.push(
+                            self.err(
+                                key,
+                                "E-key-type",
+                                format!("`{key}` must be a list of strings"),
+                            )
+                            .hint(format!("write `{key}: [a, b]` or one `- item` per line")),
+                        ),
+                    }
+                }
+                out
+            }
+            Some(p) => match scalar(p) {
+                Some(s) => vec![s],
+                None => {
+                    diags.push(
+                        self.err(
+                            key,
+                            "E-key-type",
+                            format!("`{key}` must be a list of strings"),
+                        )
+                        .hint(format!("write `{key}: [a, b]`")),
+                    );
+                    Vec::new()
+                }
+            },
+        }
+    }
+
+    /// `links: {confirm: [...], reject: [...]}`.
+    pub fn links(&self, diags: &mut Diagnostics) -> crate::model::LinkOverrides {
+        let mut out = crate::model::LinkOverrides::default();
+        match self.map.get("links") {
+            None | Some(Pod::Null) => {}
+            Some(Pod::Hash(h)) => {
+                for (k, v) in h {
+                    let list = match v {
+                        Pod::Array(items) => items.iter().filter_map(scalar).collect(),
+                        other => scalar(other).into_iter().collect(),
+                    };
+                    match k.as_str() {
+                        "confirm" => out.confirm = list,
+                        "reject" => out.reject = list,
+                        _ => diags.push(
+                            self.err(
+                                "links",
+                                "E-unknown-key",
+                                format!("`links` has an unknown key `{k}`"),
+                            )
+                            .hint("`links` takes `confirm: [...]` and `reject: [...]`"),
+                        ),
+                    }
+                }
+            }
+            Some(_) => diags.push(
+                self.err("links", "E-key-type", "`links` must be a mapping".into())
+                    .hint("write `links: {reject: [some/entry-id]}`"),
+            ),
+        }
+        out
+    }
+
+    /// Report keys not in `known` as errors, with the closest known key as a hint.
+    pub fn check_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
+        let mut keys: Vec<&String> = self.map.keys().collect();
+        keys.sort();
+        for k in keys {
+            if !known.contains(&k.as_str()) {
+                let near = crate::diag::did_you_mean(k, known.iter().copied());
+                let hint = match near.first() {
+                    Some(n) => format!("did you mean `{n}`? known keys: {}", known.join(", ")),
+                    None => format!("known keys: {}", known.join(", ")),
+                };
+                diags.push(
+                    self.err(
+                        k,
+                        "E-unknown-key",
+                        format!("unknown front matter key `{k}`"),
+                    )
+                    .hint(hint),
+                );
+            }
+        }
+    }
+}
+
+fn scalar(p: &Pod) -> Option<String> {
+    match p {
+        Pod::String(s) => Some(s.clone()),
+        Pod::Integer(i) => Some(i.to_string()),
+        Pod::Float(f) => Some(f.to_string()),
+        Pod::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}

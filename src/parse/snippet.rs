@@ -1,0 +1,453 @@
+//! Snippets: the fenced code blocks of a page and the run attributes in their info strings.
+//!
+//! Syntax (documented in README.md): the first word is the language, so GitHub and other
+//! renderers show a plain Python block; errbook reads the words after it:
+//!
+//! ```text
+//! ```python run expect=RuntimeError match="Cannot re-initialize CUDA" gpus=1 timeout=120 id=ex1
+//! ```python run after=ex1                  # continues block `ex1` of the same page
+//! ```python run env=MASTER_ADDR=127.0.0.1  # a variable for the run (repeatable)
+//! ```
+//!
+//! Lines starting with `#@ ` run but are hidden on the site (setup the article elides).
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Claim, RunSpec, Snippet};
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Marker of a hidden setup line.
+pub const HIDDEN_PREFIX: &str = "#@";
+
+/// The attribute keys errbook reads, for "did you mean" hints.
+pub const KEYS: &[&str] = &[
+    "run",
+    "norun",
+    "expect",
+    "match",
+    "gpus",
+    "env",
+    "timeout",
+    "id",
+    "after",
+    "interpreter",
+];
+
+/// A fenced block as found in the source, before attributes are read.
+#[derive(Debug, Clone)]
+pub struct RawBlock {
+    /// Byte range of the whole block (fences included) in the file.
+    pub range: Range<usize>,
+    pub info: String,
+    pub content: String,
+    pub label: Option<String>,
+}
+
+pub fn markdown_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// Every code block of `text[from..to]`, with byte ranges in `text`, and the nearest preceding
+/// label: a heading, or a paragraph that is only bold text ("**Example 1: ...**").
+pub fn collect_blocks(text: &str, from: usize, to: usize) -> Vec<RawBlock> {
+    let body = &text[from..to];
+    let mut out = Vec::new();
+    let mut label: Option<String> = None;
+    let mut cur: Option<RawBlock> = None;
+    // Label candidate being read: text of a heading, or of a paragraph.
+    let mut reading: Option<(String, bool)> = None; // (text, only_bold_so_far)
+    let mut in_strong = 0;
+    for (ev, r) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
+        match ev {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let info = match kind {
+                    CodeBlockKind::Fenced(i) => i.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                cur = Some(RawBlock {
+                    range: from + r.start..from + r.end,
+                    info,
+                    content: String::new(),
+                    label: label.clone(),
+                });
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some(b) = cur.take() {
+                    out.push(b);
+                }
+            }
+            Event::Text(t) if cur.is_some() => {
+                if let Some(b) = cur.as_mut() {
+                    b.content.push_str(&t)
+                }
+            }
+            Event::Start(Tag::Heading { level, .. }) if level != HeadingLevel::H1 => {
+                reading = Some((String::new(), true))
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((t, _)) = reading.take() {
+                    label = Some(t.trim().to_string());
+                }
+            }
+            Event::Start(Tag::Paragraph) => reading = Some((String::new(), true)),
+            Event::End(TagEnd::Paragraph) => {
+                if let Some((t, only_bold)) = reading.take() {
+                    if only_bold && !t.trim().is_empty() {
+                        label = Some(t.trim().trim_end_matches(':').trim().to_string());
+                    }
+                }
+            }
+            Event::Start(Tag::Strong) => in_strong += 1,
+            Event::End(TagEnd::Strong) => in_strong -= 1,
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((s, only_bold)) = reading.as_mut() {
+                    s.push_str(&t);
+                    if in_strong == 0 && !t.trim().is_empty() {
+                        *only_bold = false;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Turn a raw block into a `Snippet`, reading its attributes; problems go to `diags`.
+pub fn to_snippet(
+    index: usize,
+    raw: &RawBlock,
+    path: &Path,
+    src: &Arc<str>,
+    default_timeout: u64,
+    diags: &mut Diagnostics,
+) -> Snippet {
+    let (line, _) = crate::diag::line_col(src, raw.range.start);
+    let mut words = raw.info.split_whitespace();
+    let lang = words.next().unwrap_or("").to_string();
+    // Offset of the info string's attributes on the fence line, for diagnostics.
+    let fence_line_end = src[raw.range.start..]
+        .find('\n')
+        .map(|i| raw.range.start + i)
+        .unwrap_or(src.len());
+    let fence_line = &src[raw.range.start..fence_line_end];
+    let attrs_text = raw
+        .info
+        .trim_start()
+        .strip_prefix(lang.as_str())
+        .unwrap_or("")
+        .trim();
+    let attr_offset = fence_line
+        .find(attrs_text)
+        .map(|i| raw.range.start + i)
+        .unwrap_or(raw.range.start);
+    let (run, id) = parse_attrs(attrs_text, attr_offset, path, src, default_timeout, diags);
+
+    let mut code = String::with_capacity(raw.content.len());
+    let mut display = String::with_capacity(raw.content.len());
+    for l in raw.content.split_inclusive('\n') {
+        if let Some(rest) = l.strip_prefix(HIDDEN_PREFIX) {
+            code.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+        } else {
+            code.push_str(l);
+            display.push_str(l);
+        }
+    }
+    Snippet {
+        index,
+        id: id.unwrap_or_else(|| format!("snippet-{}", index + 1)),
+        lang,
+        info: raw.info.clone(),
+        code,
+        display,
+        line,
+        label: raw.label.clone(),
+        run,
+    }
+}
+
+/// Parse `run expect=... gpus=...`; returns the run spec (if runnable) and the `id`.
+fn parse_attrs(
+    text: &str,
+    offset: usize,
+    path: &Path,
+    src: &Arc<str>,
+    default_timeout: u64,
+    diags: &mut Diagnostics,
+) -> (Option<RunSpec>, Option<String>) {
+    if text.is_empty() {
+        return (None, None);
+    }
+    let err = |msg: String, word: &str| {
+        let o = text.find(word).map(|i| offset + i).unwrap_or(offset);
+        Diagnostic::error_at("E-snippet-attr", path, src, o, word.len().max(1), msg)
+    };
+    let Some(words) = shlex::split(text) else {
+        diags.push(
+            err(
+                "unbalanced quotes in the code block's attributes".into(),
+                text,
+            )
+            .hint("close the quote: match=\"...\""),
+        );
+        return (None, None);
+    };
+    let mut runnable = false;
+    let mut norun = false;
+    let mut expect: Option<String> = None;
+    let mut fragment: Option<String> = None;
+    let mut gpus = 0u32;
+    let mut env = Vec::new();
+    let mut timeout = default_timeout;
+    let mut id = None;
+    let mut after = None;
+    let mut interpreter = "python3".to_string();
+    for w in &words {
+        let (k, v) = match w.split_once('=') {
+            Some((k, v)) => (k, Some(v)),
+            None => (w.as_str(), None),
+        };
+        let need = |v: Option<&str>, diags: &mut Diagnostics| -> Option<String> {
+            match v {
+                Some(v) if !v.is_empty() => Some(v.to_string()),
+                _ => {
+                    diags.push(
+                        err(format!("`{k}` needs a value"), k).hint(format!("write `{k}=...`")),
+                    );
+                    None
+                }
+            }
+        };
+        match k {
+            "run" => runnable = true,
+            "norun" => norun = true,
+            "expect" => {
+                runnable = true;
+                expect = need(v, diags);
+            }
+            "match" => {
+                runnable = true;
+                fragment = need(v, diags);
+            }
+            "gpus" => {
+                runnable = true;
+                if let Some(v) = need(v, diags) {
+                    match v.parse() {
+                        Ok(n) => gpus = n,
+                        Err(_) => diags.push(
+                            err(format!("`gpus` must be a whole number, not `{v}`"), w)
+                                .hint("write `gpus=1`"),
+                        ),
+                    }
+                }
+            }
+            "timeout" => {
+                runnable = true;
+                if let Some(v) = need(v, diags) {
+                    match parse_duration(&v) {
+                        Some(s) => timeout = s,
+                        None => diags.push(
+                            err(
+                                format!(
+                                    "`timeout` must be seconds (`120`, `90s`, `5m`), not `{v}`"
+                                ),
+                                w,
+                            )
+                            .hint("write `timeout=300`"),
+                        ),
+                    }
+                }
+            }
+            "env" => {
+                runnable = true;
+                match v.and_then(|v| v.split_once('=')) {
+                    Some((name, val)) if !name.is_empty() => {
+                        env.push((name.to_string(), val.to_string()))
+                    }
+                    _ => diags.push(
+                        err(format!("`{w}` must name a variable and a value"), w)
+                            .hint("write `env=NAME=value`"),
+                    ),
+                }
+            }
+            "id" => id = need(v, diags),
+            "after" => {
+                runnable = true;
+                after = need(v, diags);
+            }
+            "interpreter" => {
+                if let Some(v) = need(v, diags) {
+                    interpreter = v
+                }
+            }
+            other => {
+                let near = crate::diag::did_you_mean(other, KEYS.iter().copied());
+                let hint = match near.first() {
+                    Some(n) => format!("did you mean `{n}`? errbook reads: {}", KEYS.join(", ")),
+                    None => format!("errbook reads: {}", KEYS.join(", ")),
+                };
+                diags
+                    .push(err(format!("unknown code block attribute `{other}`"), other).hint(hint));
+            }
+        }
+    }
+    if norun || !runnable {
+        return (None, id);
+    }
+    let claim = match expect.as_deref() {
+        None | Some("ok") | Some("success") => {
+            if fragment.is_some() && expect.is_none() {
+                Claim::Fails {
+                    exception: None,
+                    message: fragment,
+                }
+            } else {
+                Claim::Runs
+            }
+        }
+        Some("error") | Some("fail") => Claim::Fails {
+            exception: None,
+            message: fragment,
+        },
+        Some(exc) => Claim::Fails {
+            exception: Some(exc.to_string()),
+            message: fragment,
+        },
+    };
+    (
+        Some(RunSpec {
+            claim,
+            gpus,
+            env,
+            timeout_s: timeout,
+            after,
+            interpreter,
+        }),
+        id,
+    )
+}
+
+/// `120`, `120s`, `5m`, `1h` to seconds.
+pub fn parse_duration(v: &str) -> Option<u64> {
+    let (num, mul) = match v.chars().last()? {
+        's' => (&v[..v.len() - 1], 1),
+        'm' => (&v[..v.len() - 1], 60),
+        'h' => (&v[..v.len() - 1], 3600),
+        _ => (v, 1),
+    };
+    num.parse::<u64>().ok().filter(|n| *n > 0).map(|n| n * mul)
+}
+
+/// Check continuations: `after=` must name an earlier block of the same page; ids unique.
+pub fn check_chain(snippets: &[Snippet], path: &Path, src: &Arc<str>, diags: &mut Diagnostics) {
+    for (i, s) in snippets.iter().enumerate() {
+        if snippets[..i].iter().any(|p| p.id == s.id) {
+            let (o, l) = line_span(src, s.line);
+            diags.push(
+                Diagnostic::error_at(
+                    "E-snippet-attr",
+                    path,
+                    src,
+                    o,
+                    l,
+                    format!("two code blocks on this page have the id `{}`", s.id),
+                )
+                .hint("give each block its own `id=`"),
+            );
+        }
+        let Some(after) = s.run.as_ref().and_then(|r| r.after.as_ref()) else {
+            continue;
+        };
+        if !snippets[..i].iter().any(|p| &p.id == after) {
+            let (o, l) = line_span(src, s.line);
+            let ids: Vec<&str> = snippets[..i].iter().map(|p| p.id.as_str()).collect();
+            let near = crate::diag::did_you_mean(after, ids.iter().copied());
+            let hint = if ids.is_empty() {
+                "`after=` must name a block earlier on the same page; there is none".to_string()
+            } else if let Some(n) = near.first() {
+                format!("did you mean `{n}`? earlier blocks: {}", ids.join(", "))
+            } else {
+                format!("earlier blocks: {}", ids.join(", "))
+            };
+            diags.push(
+                Diagnostic::error_at(
+                    "E-snippet-after",
+                    path,
+                    src,
+                    o,
+                    l,
+                    format!("`after={after}` names no earlier code block of this page"),
+                )
+                .hint(hint),
+            );
+        }
+    }
+}
+
+fn line_span(src: &str, line: usize) -> (usize, usize) {
+    let (s, e) = crate::diag::line_bounds(src, line);
+    (s, e - s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snip(info: &str, body: &str) -> (Snippet, Diagnostics) {
+        let text = format!("**Example 1: Bad**\n\n```{info}\n{body}```\n");
+        let src: Arc<str> = Arc::from(text.as_str());
+        let blocks = collect_blocks(&src, 0, src.len());
+        let mut d = Diagnostics::default();
+        let s = to_snippet(0, &blocks[0], Path::new("a.md"), &src, 300, &mut d);
+        (s, d)
+    }
+
+    #[test]
+    fn plain_block_is_not_runnable() {
+        let (s, d) = snip("python", "x = 1\n");
+        assert!(s.run.is_none());
+        assert!(d.items.is_empty());
+        assert_eq!(s.label.as_deref(), Some("Example 1: Bad"));
+    }
+
+    #[test]
+    fn claim_with_exception_and_fragment() {
+        let (s, d) = snip(
+            r#"python run expect=RuntimeError match="Cannot re-initialize CUDA" gpus=2 timeout=2m env=A=b id=ex1"#,
+            "x\n",
+        );
+        assert!(d.items.is_empty(), "{:?}", d.items);
+        let r = s.run.unwrap();
+        assert_eq!(
+            r.claim,
+            Claim::Fails {
+                exception: Some("RuntimeError".into()),
+                message: Some("Cannot re-initialize CUDA".into())
+            }
+        );
+        assert_eq!((r.gpus, r.timeout_s), (2, 120));
+        assert_eq!(r.env, vec![("A".to_string(), "b".to_string())]);
+        assert_eq!(s.id, "ex1");
+    }
+
+    #[test]
+    fn hidden_lines_run_but_are_not_shown() {
+        let (s, _) = snip("python run", "#@ import os\nprint(os.getpid())\n");
+        assert_eq!(s.code, "import os\nprint(os.getpid())\n");
+        assert_eq!(s.display, "print(os.getpid())\n");
+    }
+
+    #[test]
+    fn unknown_attribute_is_located_with_hint() {
+        let (_, d) = snip("python run expekt=ok", "x\n");
+        let e = &d.items[0];
+        assert!(e.message.contains("expekt"));
+        assert_eq!((e.line, e.col), (3, 15));
+        assert!(e.hint.as_deref().unwrap().contains("did you mean `expect`"));
+    }
+}
