@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(line_col(t, 0), (1, 1));
         assert_eq!(line_col(t, 3), (2, 1));
         // 'f' is after "cdé " : byte offset 3 + 5 = 8
-        assert_eq!(line_col(t, 9), (2, 5));
+        assert_eq!(line_col(t, 8), (2, 5));
     }
 
     #[test]
@@ -346,10 +346,10 @@ mod tests {
     #[test]
     fn render_shows_location_line_and_hint() {
         let src: Arc<str> = Arc::from("# T\n\n- **Fix Rate:** 140%\n");
-        let d = Diagnostic::error_at("E-percent", Path::new("a.md"), &src, 17, 4, "bad")
+        let d = Diagnostic::error_at("E-percent", Path::new("a.md"), &src, 21, 4, "bad")
             .hint("use 0-100");
         let out = d.render(false);
-        assert!(out.starts_with("error[E-percent]: a.md:3:14: bad"), "{out}");
+        assert!(out.starts_with("error[E-percent]: a.md:3:17: bad"), "{out}");
         assert!(out.contains("- **Fix Rate:** 140%"), "{out}");
         assert!(out.contains("use 0-100"), "{out}");
     }
