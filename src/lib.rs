@@ -17,3 +17,4 @@ pub use error::{Error, Result};
 pub mod cmd;
 pub mod link;
 pub mod site;
+pub mod verify;

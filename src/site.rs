@@ -31,3 +31,30 @@ pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
         diags,
     })
 }
+
+/// How to build.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Output directory (absolute or relative to the current directory).
+    pub dest: std::path::PathBuf,
+    /// A bundle that works from file://: every link names its file, no fetch, no modules.
+    pub offline: bool,
+    /// Render with one thread (output must be identical).
+    pub single_thread: bool,
+    /// Skip link inference.
+    pub no_infer: bool,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Default)]
+pub struct BuildReport {
+    pub pages: usize,
+    pub files_written: usize,
+    pub millis: u128,
+}
+
+/// The whole pipeline. On content errors nothing is written and the old output stays whole.
+pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
+    let _ = (root, cfg, opts);
+    Err(crate::Error::Other("build is not implemented yet".into()))
+}
