@@ -15,6 +15,7 @@ pub mod parse;
 
 pub use error::{Error, Result};
 pub mod cmd;
+pub mod index;
 pub mod link;
 pub mod site;
 pub mod verify;

@@ -58,3 +58,10 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
     let _ = (root, cfg, opts);
     Err(crate::Error::Other("build is not implemented yet".into()))
 }
+
+/// One file of the output, relative to the output directory.
+#[derive(Debug, Clone)]
+pub struct OutFile {
+    pub path: std::path::PathBuf,
+    pub bytes: Vec<u8>,
+}
