@@ -18,4 +18,5 @@ pub mod cmd;
 pub mod index;
 pub mod link;
 pub mod site;
+pub mod urls;
 pub mod verify;

@@ -207,3 +207,31 @@ pub fn link(
     g.sort();
     g
 }
+
+/// Resolve a Markdown link to other content (Zola-style `@/errors/pytorch/x.md`,
+/// `@/articles/a.md`, or a bare ID `@/pytorch/x`) to the target's site path (`errors/pytorch/x/`,
+/// see `crate::urls`), keeping a `#fragment`. `None` when `href` is not a content link or names
+/// nothing that exists (the link stage reports those).
+pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
+    let rest = href.strip_prefix("@/")?;
+    let (path, frag) = match rest.split_once('#') {
+        Some((p, f)) => (p, Some(f)),
+        None => (rest, None),
+    };
+    let path = path.trim_start_matches("content/");
+    let path = path.strip_suffix(".md").unwrap_or(path);
+    let site = if let Some(id) = path.strip_prefix("errors/") {
+        catalog.entry(id).map(|e| crate::urls::entry(&e.id))
+    } else if let Some(id) = path.strip_prefix("articles/") {
+        catalog.article(id).map(|a| crate::urls::article(&a.id))
+    } else {
+        catalog
+            .entry(path)
+            .map(|e| crate::urls::entry(&e.id))
+            .or_else(|| catalog.article(path).map(|a| crate::urls::article(&a.id)))
+    }?;
+    Some(match frag {
+        Some(f) => format!("{site}#{f}"),
+        None => site,
+    })
+}
