@@ -41,6 +41,9 @@ const VERSION_HEADER: [&str; 4] = ["Version", "Status", "Introduced", "Deprecate
 static META_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\*\*([^*]+?):\*\*\s*(.*)$|^\*\*([^*]+?)\*\*:\s*(.*)$").expect("static regex")
 });
+static LOOSE_META_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[*_]*\s*([A-Za-z][A-Za-z ]*?)\s*[*_]*\s*:\s*[*_]*\s*(.*)$").expect("static regex")
+});
 static MARKER_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(?:\d+[.)]|[-*+])\s+").expect("static regex"));
 static SUCCESS_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -213,7 +216,7 @@ pub fn parse(
                         format!("the ID `{v}` does not match the file path, which implies `{imp}`"),
                     )
                     .hint = Some(format!(
-                        "write `- **ID:** `{imp}`` or move the file to content/errors/{v}.md"
+                        "set the ID to `{imp}`, or move the file to content/errors/{v}.md"
                     ));
                 }
             }
@@ -223,7 +226,7 @@ pub fn parse(
             let at = blocks.first().map(|b| b.range.clone()).unwrap_or(0..0);
             cx.error("E-missing-key", at, "the entry has no `- **ID:**` bullet")
                 .hint = Some(format!(
-                "add `- **ID:** `{}`` under the title",
+                "add the bullet - **ID:** `{}` under the title",
                 implied.clone().unwrap_or("domain/slug".into())
             ));
             implied.clone().unwrap_or_default()
@@ -314,6 +317,9 @@ pub fn parse(
         snippets: Vec::new(),
     };
     let mut seen: Vec<(String, Range<usize>)> = Vec::new();
+    // Required sections an unknown heading was probably meant to be (`## Workaroundz`): their
+    // absence is the same mistake, reported once.
+    let mut suggested: Vec<&str> = Vec::new();
     let mut sections: Vec<(String, Range<usize>, Vec<&Block>)> = Vec::new();
     for b in it {
         match b.kind {
@@ -389,6 +395,9 @@ pub fn parse(
             other => {
                 let all: Vec<&str> = SECTIONS.iter().chain(EXTRA_SECTIONS).copied().collect();
                 let near = did_you_mean(other, all.iter().copied());
+                if let Some(n) = near.first() {
+                    suggested.push(n);
+                }
                 let hint = match near.first() {
                     Some(n) => format!("did you mean `## {n}`? an entry has: {}", all.join(", ")),
                     None => format!("an entry has these sections: {}", all.join(", ")),
@@ -399,7 +408,7 @@ pub fn parse(
         }
     }
     for required in ["Root Cause", "Workarounds"] {
-        if !seen.iter().any(|(t, _)| t == required) {
+        if !seen.iter().any(|(t, _)| t == required) && !suggested.contains(&required) {
             let at = blocks[0].range.clone();
             cx.error(
                 "E-section",
@@ -488,12 +497,36 @@ fn read_meta_item(cx: &mut Ctx, r: Range<usize>, meta: &mut Vec<(String, String,
     let (text, at) = item_text(cx.src, &r);
     let line = text.lines().next().unwrap_or("").trim();
     let Some(c) = META_RE.captures(line) else {
-        cx.error(
-            "E-meta",
-            r,
-            "a metadata bullet must read `- **Key:** value`",
-        )
-        .hint = Some(format!("known keys: {}", META_KEYS.join(", ")));
+        // `- Category: x` or `- *Category*: x`: a known key written without the bold. Say how to
+        // write it, and count the key as given so it is not also reported missing.
+        let loose = LOOSE_META_RE.captures(line).and_then(|c| {
+            let k = c[1].trim();
+            META_KEYS
+                .iter()
+                .find(|m| m.eq_ignore_ascii_case(k))
+                .map(|m| (*m, c[2].trim().trim_matches('`').trim().to_string()))
+        });
+        match loose {
+            Some((key, val)) => {
+                cx.error(
+                    "E-meta",
+                    r.clone(),
+                    format!("the `{key}` bullet must have its key in bold"),
+                )
+                .hint = Some(format!("write `- **{key}:** {val}`"));
+                if !meta.iter().any(|(k, _, _)| k == key) {
+                    meta.push((key.to_string(), val, r));
+                }
+            }
+            None => {
+                cx.error(
+                    "E-meta",
+                    r,
+                    "a metadata bullet must read `- **Key:** value`",
+                )
+                .hint = Some(format!("known keys: {}", META_KEYS.join(", ")));
+            }
+        }
         return;
     };
     let key = c

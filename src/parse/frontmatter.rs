@@ -89,6 +89,7 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
         },
         Err(e) => {
             let msg = e.to_string();
+            let msg = msg.trim_start_matches("Deserialize error:").trim();
             let (offset, what) = yaml_error_offset(&msg, yaml, yaml_start);
             diags.push(
                 Diagnostic::error_at("E-front-matter", path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
@@ -110,8 +111,8 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
     })
 }
 
-/// yaml-rust2 reports `... at byte B line L column C`; turn that into a file offset. The YAML
-/// text handed to it started one line (the `---`) before ours.
+/// yaml-rust2 reports `... at byte B line L column C` (1-based, counted in the YAML text alone:
+/// gray_matter strips the `---` line before parsing); turn that into a file offset.
 fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String) {
     let re = regex::Regex::new(r"(?:at byte \d+ )?line (\d+) column (\d+)").expect("static regex");
     if let Some(c) = re.captures(msg) {
@@ -121,9 +122,7 @@ fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String
             .trim()
             .trim_end_matches(" at")
             .to_string();
-        // line counts from 1 including the '---' line we prepended.
-        let yaml_line = line.saturating_sub(1).max(1);
-        let (ls, le) = crate::diag::line_bounds(yaml, yaml_line);
+        let (ls, le) = crate::diag::line_bounds(yaml, line.max(1));
         let within = yaml[ls..le]
             .char_indices()
             .nth(col.saturating_sub(1))
