@@ -79,7 +79,7 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
                         path,
                         src,
                         yaml_start,
-                        yaml.trim_end().len(),
+                        yaml.find('\n').unwrap_or(yaml.len()),
                         "front matter must be a mapping of keys to values",
                     )
                     .hint("write one `key: value` per line"),
