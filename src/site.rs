@@ -55,8 +55,96 @@ pub struct BuildReport {
 
 /// The whole pipeline. On content errors nothing is written and the old output stays whole.
 pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
-    let _ = (root, cfg, opts);
-    Err(crate::Error::Other("build is not implemented yet".into()))
+    let started = std::time::Instant::now();
+    let run = || -> Result<(BuildReport, Diagnostics)> {
+        let analysis = analyse(root, cfg, !opts.no_infer)?;
+        if analysis.diags.has_errors() {
+            return Err(crate::Error::Content {
+                errors: analysis.diags.error_count(),
+                diags: analysis.diags,
+            });
+        }
+        let records = crate::verify::records::RecordSet::load(root, cfg)?;
+        let stage = crate::write::Staging::new(&opts.dest)?;
+        let files = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
+        stage.commit(&opts.dest)?;
+        let report = BuildReport {
+            pages: files.0,
+            files_written: files.1,
+            millis: started.elapsed().as_millis(),
+        };
+        Ok((report, analysis.diags))
+    };
+    if opts.single_thread {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .map_err(|e| crate::Error::Other(format!("thread pool: {e}")))?;
+        pool.install(run)
+    } else {
+        run()
+    }
+}
+
+/// Render every page and file of the site into `stage`; returns (pages, files).
+pub fn render_into(
+    root: &Path,
+    cfg: &Config,
+    analysis: &Analysis,
+    records: &crate::verify::records::RecordSet,
+    offline: bool,
+    stage: &crate::write::Staging,
+) -> Result<(usize, usize)> {
+    use rayon::prelude::*;
+    let r = crate::render::Renderer::new(root, cfg, analysis, records, offline)?;
+    let jobs = crate::render::jobs(&r)?;
+    let paths: Vec<String> = jobs
+        .par_iter()
+        .map(|j| {
+            let (path, html) = r.run(j)?;
+            stage.write(&crate::urls::file_of(&path), html.as_bytes())?;
+            Ok(path)
+        })
+        .collect::<Result<_>>()?;
+    let mut files = paths.len();
+
+    // JSON, feeds, search index, theme and site files.
+    let cat = &analysis.catalog;
+    cat.entries.par_iter().try_for_each(|e| {
+        let v = crate::render::api::entry(analysis, records, e);
+        stage.write(&crate::urls::entry_json(&e.id), &to_json(&v)?)
+    })?;
+    files += cat.entries.len();
+    let mut extra: Vec<OutFile> = vec![
+        OutFile::new(
+            "api/catalog.json",
+            to_json(&crate::render::api::catalog(analysis, cfg))?,
+        ),
+        OutFile::new("api/links.json", to_json(&analysis.graph)?),
+        OutFile::new(
+            "sitemap.xml",
+            crate::render::feeds::sitemap(cfg, &paths).into_bytes(),
+        ),
+        OutFile::new(
+            "feed.xml",
+            crate::render::feeds::atom(cfg, cat).into_bytes(),
+        ),
+    ];
+    let (light, dark) = crate::render::highlight::stylesheets()?;
+    extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
+    extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
+    extra.extend(crate::index::output_files(analysis, cfg, offline)?);
+    for f in &extra {
+        stage.write(&f.path.to_string_lossy(), &f.bytes)?;
+    }
+    files += extra.len();
+    files += stage.copy_tree(&cfg.theme_dir(root).join("static"), "theme/")?;
+    files += stage.copy_tree(&root.join("static"), "")?;
+    Ok((paths.len(), files))
+}
+
+fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(v).map_err(|e| crate::Error::Other(format!("JSON: {e}")))
 }
 
 /// One file of the output, relative to the output directory.
@@ -64,4 +152,13 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
 pub struct OutFile {
     pub path: std::path::PathBuf,
     pub bytes: Vec<u8>,
+}
+
+impl OutFile {
+    pub fn new(path: impl Into<std::path::PathBuf>, bytes: Vec<u8>) -> OutFile {
+        OutFile {
+            path: path.into(),
+            bytes,
+        }
+    }
 }

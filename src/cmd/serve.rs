@@ -1,12 +1,75 @@
-//! `errbook serve`: build, serve on 127.0.0.1, rebuild on change (not yet written).
+//! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser.
 
-use crate::Result;
+use crate::config::Config;
+use crate::serve::{http, reload::Reload, watch};
+use crate::site::BuildOptions;
+use crate::{Error, Result};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
-    let _ = (root, port, open);
-    Err(crate::Error::Other(
-        "`errbook serve` is not implemented yet".into(),
-    ))
+    let cfg = Config::load(root)?;
+    let dest = root.join(&cfg.build.output_dir);
+    let opts = BuildOptions {
+        dest: dest.clone(),
+        ..Default::default()
+    };
+    let reload = Arc::new(Reload::default());
+    rebuild(root, &opts, &reload);
+
+    let server = tiny_http::Server::http(("127.0.0.1", port))
+        .map_err(|e| Error::Other(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+    let server = Arc::new(server);
+    let url = format!("http://127.0.0.1:{port}/");
+    eprintln!("serving {} at {url} (Ctrl-C to stop)", dest.display());
+    // Long-polling pages hold a worker each: keep several.
+    for _ in 0..8 {
+        let (server, dest, reload) = (server.clone(), dest.clone(), reload.clone());
+        std::thread::spawn(move || {
+            for req in server.incoming_requests() {
+                http::handle(req, &dest, &reload);
+            }
+        });
+    }
+    if open {
+        if let Err(e) = opener::open(&url) {
+            eprintln!("could not open a browser: {e}");
+        }
+    }
+    let paths = watch::watched(root, &cfg);
+    watch::run(&paths, |changed| {
+        for p in changed.iter().take(3) {
+            eprintln!("changed: {}", p.strip_prefix(root).unwrap_or(p).display());
+        }
+        rebuild(root, &opts, &reload);
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One rebuild: print what happened and tell the open pages.
+fn rebuild(root: &Path, opts: &BuildOptions, reload: &Reload) {
+    let result = Config::load(root).and_then(|cfg| crate::site::build(root, &cfg, opts));
+    match result {
+        Ok((report, diags)) => {
+            diags.print();
+            eprintln!("built {} pages in {} ms", report.pages, report.millis);
+            reload.publish(String::new());
+        }
+        Err(Error::Content { errors, diags }) => {
+            diags.print();
+            eprintln!("build failed with {errors} error(s); still serving the previous build");
+            let text: Vec<String> = diags
+                .items
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.render(false))
+                .collect();
+            reload.publish(text.join("\n"));
+        }
+        Err(e) => {
+            eprintln!("build failed: {e}");
+            reload.publish(e.to_string());
+        }
+    }
 }
