@@ -93,7 +93,14 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     assert!(html.contains("class=\"toc\""), "table of contents");
     assert!(html.contains("class=\"hl-"), "syntect classes");
     assert!(
-        html.contains("<figcaption>Example 1: Incorrect Initialization (Error Prone)</figcaption>")
+        html.contains(
+            "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
+        ),
+        "bold labels get anchors"
+    );
+    assert!(
+        html.contains("href=\"#example-1-incorrect-initialization-error-prone\""),
+        "and a TOC line"
     );
 }
 

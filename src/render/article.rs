@@ -37,7 +37,7 @@ pub fn page(r: &Renderer<'_>, a: &Article) -> Result<Page> {
             .get(k)
             .filter(|s| s.info == info)
             .or_else(|| find_snippet(&a.snippets, info, text));
-        snippet::render(&ctx, s, info, text, true)
+        snippet::render(&ctx, s, info, text)
     });
     let cat = &r.analysis.catalog;
     let discussed: Vec<Discussed> = r

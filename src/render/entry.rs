@@ -77,13 +77,13 @@ pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
     let code_of = |idx: &[usize]| -> String {
         idx.iter()
             .filter_map(|&i| e.snippets.get(i))
-            .map(|s| snippet::render(&ctx, Some(s), &s.info, &s.code, false))
+            .map(|s| snippet::render(&ctx, Some(s), &s.info, &s.code))
             .collect()
     };
     let md = |text: &str| {
         markdown::render(text, &place, |_, info, t| {
             let s = find_snippet(&e.snippets, info, t);
-            snippet::render(&ctx, s, info, t, true)
+            snippet::render(&ctx, s, info, t)
         })
     };
 

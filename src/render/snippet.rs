@@ -10,14 +10,8 @@ use crate::model::Snippet;
 use crate::verify::records::{Record, Status, Verdict};
 
 /// The HTML of a code block. `snippet` is None for a block the parser did not keep.
-/// `caption`: show the snippet's label (off where the page already titles the block).
-pub fn render(
-    ctx: &PageCtx<'_>,
-    snippet: Option<&Snippet>,
-    info: &str,
-    text: &str,
-    caption: bool,
-) -> String {
+/// The block's label ("Example 1: ...") is not repeated: the page shows it just above.
+pub fn render(ctx: &PageCtx<'_>, snippet: Option<&Snippet>, info: &str, text: &str) -> String {
     let lang = info.split_whitespace().next().unwrap_or("");
     let lang = if lang.is_empty() {
         ctx.r.cfg.build.default_code_lang.as_str()
@@ -32,9 +26,6 @@ pub fn render(
         .unwrap_or_default();
     out.push_str(&format!("<figure class=\"snippet\"{anchor}>"));
     if let Some(s) = snippet {
-        if let Some(l) = s.label.as_ref().filter(|_| caption) {
-            out.push_str(&format!("<figcaption>{}</figcaption>", esc(l)));
-        }
         flags(ctx, s, &mut out);
     }
     out.push_str(&format!(
