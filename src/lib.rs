@@ -12,6 +12,7 @@ pub mod error;
 pub mod load;
 pub mod model;
 pub mod parse;
+pub mod rebuild;
 pub mod render;
 pub mod write;
 

@@ -6,6 +6,7 @@ use crate::diag::Diagnostics;
 use crate::link::Graph;
 use crate::load::SourceFile;
 use crate::model::Catalog;
+use crate::verify::records::RecordSet;
 use crate::Result;
 use std::path::Path;
 
@@ -55,8 +56,17 @@ pub struct BuildReport {
 
 /// The whole pipeline. On content errors nothing is written and the old output stays whole.
 pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
+    build_keep(root, cfg, opts).map(|(report, diags, _, _)| (report, diags))
+}
+
+/// `build`, also handing back what it read (for incremental rebuilds).
+pub fn build_keep(
+    root: &Path,
+    cfg: &Config,
+    opts: &BuildOptions,
+) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
     let started = std::time::Instant::now();
-    let run = || -> Result<(BuildReport, Diagnostics)> {
+    let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
         let analysis = analyse(root, cfg, !opts.no_infer)?;
         if analysis.diags.has_errors() {
             return Err(crate::Error::Content {
@@ -64,16 +74,16 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
                 diags: analysis.diags,
             });
         }
-        let records = crate::verify::records::RecordSet::load(root, cfg)?;
+        let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let files = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
+        let (pages, files) = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
         stage.commit(&opts.dest)?;
         let report = BuildReport {
-            pages: files.0,
-            files_written: files.1,
+            pages,
+            files_written: files,
             millis: started.elapsed().as_millis(),
         };
-        Ok((report, analysis.diags))
+        Ok((report, analysis.diags.clone(), analysis, records))
     };
     if opts.single_thread {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -91,7 +101,7 @@ pub fn render_into(
     root: &Path,
     cfg: &Config,
     analysis: &Analysis,
-    records: &crate::verify::records::RecordSet,
+    records: &RecordSet,
     offline: bool,
     stage: &crate::write::Staging,
 ) -> Result<(usize, usize)> {
@@ -115,25 +125,10 @@ pub fn render_into(
         stage.write(&crate::urls::entry_json(&e.id), &to_json(&v)?)
     })?;
     files += cat.entries.len();
-    let mut extra: Vec<OutFile> = vec![
-        OutFile::new(
-            "api/catalog.json",
-            to_json(&crate::render::api::catalog(analysis, cfg))?,
-        ),
-        OutFile::new("api/links.json", to_json(&analysis.graph)?),
-        OutFile::new(
-            "sitemap.xml",
-            crate::render::feeds::sitemap(cfg, &paths).into_bytes(),
-        ),
-        OutFile::new(
-            "feed.xml",
-            crate::render::feeds::atom(cfg, cat).into_bytes(),
-        ),
-    ];
+    let mut extra = catalog_files(cfg, analysis, &paths, offline)?;
     let (light, dark) = crate::render::highlight::stylesheets()?;
     extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
     extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
-    extra.extend(crate::index::output_files(analysis, cfg, offline)?);
     for f in &extra {
         stage.write(&f.path.to_string_lossy(), &f.bytes)?;
     }
@@ -143,7 +138,34 @@ pub fn render_into(
     Ok((paths.len(), files))
 }
 
-fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
+/// The files made from the whole catalog: catalog and graph JSON, sitemap, feed, search index.
+/// `paths`: site paths of every page.
+pub fn catalog_files(
+    cfg: &Config,
+    analysis: &Analysis,
+    paths: &[String],
+    offline: bool,
+) -> Result<Vec<OutFile>> {
+    let mut out = vec![
+        OutFile::new(
+            "api/catalog.json",
+            to_json(&crate::render::api::catalog(analysis, cfg))?,
+        ),
+        OutFile::new("api/links.json", to_json(&analysis.graph)?),
+        OutFile::new(
+            "sitemap.xml",
+            crate::render::feeds::sitemap(cfg, paths).into_bytes(),
+        ),
+        OutFile::new(
+            "feed.xml",
+            crate::render::feeds::atom(cfg, &analysis.catalog).into_bytes(),
+        ),
+    ];
+    out.extend(crate::index::output_files(analysis, cfg, offline)?);
+    Ok(out)
+}
+
+pub fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
     serde_json::to_vec_pretty(v).map_err(|e| crate::Error::Other(format!("JSON: {e}")))
 }
 

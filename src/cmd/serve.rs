@@ -1,6 +1,7 @@
 //! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser.
 
 use crate::config::Config;
+use crate::rebuild::Live;
 use crate::serve::{http, reload::Reload, watch};
 use crate::site::BuildOptions;
 use crate::{Error, Result};
@@ -16,7 +17,10 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
         ..Default::default()
     };
     let reload = Arc::new(Reload::default());
-    rebuild(root, &opts, &reload);
+    let mut live = report(
+        Live::start(root, &opts).map(|(l, r, d)| (Some(l), r.pages, r.millis, d)),
+        &reload,
+    );
 
     let server = tiny_http::Server::http(("127.0.0.1", port))
         .map_err(|e| Error::Other(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
@@ -42,19 +46,44 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
         for p in changed.iter().take(3) {
             eprintln!("changed: {}", p.strip_prefix(root).unwrap_or(p).display());
         }
-        rebuild(root, &opts, &reload);
+        live = match live.take() {
+            // Incremental: only what depends on the changed files is rendered and written.
+            Some(mut l) => match l.update(&changed) {
+                Ok((u, d)) => {
+                    eprintln!(
+                        "{} files rendered, {} changed on disk{}",
+                        u.rendered,
+                        u.written.len(),
+                        if u.full { " (full build)" } else { "" }
+                    );
+                    report(Ok((Some(l), u.written.len(), u.millis, d)), &reload)
+                }
+                // The last good state stays; the failed files are retried with the next change.
+                Err(e) => {
+                    report(Err(e), &reload);
+                    Some(l)
+                }
+            },
+            None => report(
+                Live::start(root, &opts).map(|(l, r, d)| (Some(l), r.pages, r.millis, d)),
+                &reload,
+            ),
+        };
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// One rebuild: print what happened and tell the open pages.
-fn rebuild(root: &Path, opts: &BuildOptions, reload: &Reload) {
-    let result = Config::load(root).and_then(|cfg| crate::site::build(root, &cfg, opts));
+/// Print how a (re)build went and tell the open pages; hand back the state to keep.
+fn report(
+    result: Result<(Option<Live>, usize, u128, crate::diag::Diagnostics)>,
+    reload: &Reload,
+) -> Option<Live> {
     match result {
-        Ok((report, diags)) => {
+        Ok((live, n, millis, diags)) => {
             diags.print();
-            eprintln!("built {} pages in {} ms", report.pages, report.millis);
+            eprintln!("built: {n} pages in {millis} ms");
             reload.publish(String::new());
+            live
         }
         Err(Error::Content { errors, diags }) => {
             diags.print();
@@ -66,10 +95,12 @@ fn rebuild(root: &Path, opts: &BuildOptions, reload: &Reload) {
                 .map(|d| d.render(false))
                 .collect();
             reload.publish(text.join("\n"));
+            None
         }
         Err(e) => {
             eprintln!("build failed: {e}");
             reload.publish(e.to_string());
+            None
         }
     }
 }
