@@ -78,6 +78,7 @@ pub fn page(r: &Renderer<'_>, a: &Article) -> Result<Page> {
     }
     let mut c = tera::Context::new();
     c.insert("title", &a.title);
+    c.insert("title_html", &markdown::plain(&a.title));
     c.insert("date", &a.date);
     c.insert("tags", &a.tags);
     c.insert("toc", &body.toc);
@@ -87,7 +88,7 @@ pub fn page(r: &Renderer<'_>, a: &Article) -> Result<Page> {
     let runnable = a.snippets.iter().filter(|s| s.run.is_some()).count();
     c.insert("runnable", &runnable);
     Ok(Page {
-        title: a.title.clone(),
+        title: a.title.replace('`', ""),
         description: snippet::truncate(first_paragraph(&a.body), 200),
         path,
         template: "article.html",

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 #[derive(Serialize, Clone)]
 struct Item {
     href: String,
+    /// HTML: escaped text, backtick spans as code.
     title: String,
     meta: String,
     code: bool,
@@ -41,7 +42,7 @@ pub fn pages(r: &Renderer<'_>) -> Result<Vec<Page>> {
     let mut out = Vec::new();
     let entry_item = |from: &str, e: &Entry| Item {
         href: crate::urls::href(from, &crate::urls::entry(&e.id), r.offline),
-        title: e.message.clone(),
+        title: super::escape(&e.message),
         meta: match (&e.error_code, e.fix_rate) {
             (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
             (Some(c), None) => format!("{} · {c}", e.id),
@@ -52,7 +53,7 @@ pub fn pages(r: &Renderer<'_>) -> Result<Vec<Page>> {
     };
     let article_item = |from: &str, a: &crate::model::Article| Item {
         href: crate::urls::href(from, &crate::urls::article(&a.id), r.offline),
-        title: a.title.clone(),
+        title: super::markdown::plain(&a.title),
         meta: a.date.clone(),
         code: false,
     };
@@ -102,7 +103,7 @@ pub fn pages(r: &Renderer<'_>) -> Result<Vec<Page>> {
             let path = url(k);
             index_items.push(Item {
                 href: crate::urls::href(base, &path, r.offline),
-                title: k.to_string(),
+                title: super::escape(k),
                 meta: format!(
                     "{} error{}",
                     entries.len(),
@@ -179,7 +180,7 @@ pub fn pages(r: &Renderer<'_>) -> Result<Vec<Page>> {
         .iter()
         .map(|(d, es)| Item {
             href: crate::urls::href("", &crate::urls::domain(d), r.offline),
-            title: d.to_string(),
+            title: super::escape(d),
             meta: format!("{}", es.len()),
             code: false,
         })
@@ -190,7 +191,7 @@ pub fn pages(r: &Renderer<'_>) -> Result<Vec<Page>> {
     .iter()
     .map(|(k, es)| Item {
         href: crate::urls::href("", &crate::urls::category(k), r.offline),
-        title: k.to_string(),
+        title: super::escape(k),
         meta: format!("{}", es.len()),
         code: false,
     })
