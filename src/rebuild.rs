@@ -80,11 +80,27 @@ impl Live {
         }));
         rel.sort();
         rel.dedup();
+        // Folders (their files report for themselves) and files saved without a change.
+        rel.retain(|p| !self.root.join(p).is_dir() && !self.unchanged(p));
+        if rel.is_empty() {
+            return Ok((Update::default(), self.analysis.diags.clone()));
+        }
         let result = self.update_rel(&rel, started);
         if result.is_err() {
             self.pending = rel;
         }
         result
+    }
+
+    /// A content file whose text is what the last build read.
+    fn unchanged(&self, rel: &Path) -> bool {
+        let Some(f) = self.analysis.files.iter().find(|f| f.path == rel) else {
+            return false;
+        };
+        match std::fs::read(self.root.join(rel)) {
+            Ok(bytes) => crate::load::check_text(rel, bytes).is_ok_and(|t| t == f.text),
+            Err(_) => false,
+        }
     }
 
     fn update_rel(
@@ -116,17 +132,18 @@ impl Live {
         started: std::time::Instant,
     ) -> Result<(Update, Diagnostics)> {
         let timeout = self.cfg.verify.timeout_s;
-        let old_graph = self.analysis.graph.clone();
-        let mut next = Analysis {
-            files: self.analysis.files.clone(),
-            catalog: self.analysis.catalog.clone(),
-            graph: Graph::default(),
-            diags: Diagnostics::default(),
-        };
+        // Work on the state itself (a deep copy of a large catalog costs more than the whole
+        // update); `undo` puts it back if the change does not build.
+        let mut next = std::mem::replace(&mut self.analysis, empty_analysis());
+        let old_graph = std::mem::take(&mut next.graph);
+        let old_files = next.files.clone();
+        let mut undo = Undo::default();
         let mut file_diags = self.file_diags.clone();
         // IDs whose pages must be rendered again (old and new IDs of each changed file).
         let mut touched: BTreeSet<(PageKind, String)> = BTreeSet::new();
         let mut facets: BTreeSet<String> = BTreeSet::new();
+        // What list pages show of the touched files, before and after.
+        let (mut listed_before, mut listed_after) = (Vec::new(), Vec::new());
 
         for path in rel {
             let kind = if path.starts_with(crate::load::ERRORS_DIR) {
@@ -139,24 +156,34 @@ impl Live {
                 next.files.remove(i);
             }
             file_diags.remove(path);
-            if let Some(i) = next.catalog.entries.iter().position(|e| &e.source == path) {
-                let e = next.catalog.entries.remove(i);
+            let cat = &mut next.catalog;
+            if let Some(i) = cat.entries.iter().position(|e| &e.source == path) {
+                let e = cat.entries.remove(i);
                 touched.insert((PageKind::Entry, e.id.clone()));
                 facets.extend(entry_facets(&e));
+                listed_before.push(listed_entry(&e));
+                undo.entries.push(e);
             }
-            if let Some(i) = next.catalog.articles.iter().position(|a| &a.source == path) {
-                let a = next.catalog.articles.remove(i);
+            if let Some(i) = cat.articles.iter().position(|a| &a.source == path) {
+                let a = cat.articles.remove(i);
                 touched.insert((PageKind::Article, a.id.clone()));
+                listed_before.push(listed_article(&a));
+                undo.articles.push(a);
             }
             // Read what it is now (a deleted file stays forgotten).
             if !self.root.join(path).is_file() {
                 continue;
             }
-            let file = match crate::load::read_one(&self.root, kind, path)? {
-                Ok(f) => f,
-                Err(d) => {
+            let file = match crate::load::read_one(&self.root, kind, path) {
+                Ok(Ok(f)) => f,
+                Ok(Err(d)) => {
                     file_diags.insert(path.clone(), vec![d]);
                     continue;
+                }
+                Err(e) => {
+                    undo.revert(&mut next, old_graph, old_files);
+                    self.analysis = next;
+                    return Err(e);
                 }
             };
             let (parsed, d) = crate::parse::parse_file(&file, timeout);
@@ -165,16 +192,24 @@ impl Live {
                 Parsed::Entry(e) => {
                     touched.insert((PageKind::Entry, e.id.clone()));
                     facets.extend(entry_facets(&e));
-                    match next.catalog.entries.binary_search_by(|x| x.id.cmp(&e.id)) {
-                        Ok(i) => d.push(duplicate(&file, &e.id, &next.catalog.entries[i].source)),
-                        Err(i) => next.catalog.entries.insert(i, e),
+                    listed_after.push(listed_entry(&e));
+                    match cat.entries.binary_search_by(|x| x.id.cmp(&e.id)) {
+                        Ok(i) => d.push(duplicate(&file, &e.id, &cat.entries[i].source)),
+                        Err(i) => {
+                            undo.added_entries.push(e.id.clone());
+                            cat.entries.insert(i, e);
+                        }
                     }
                 }
                 Parsed::Article(a) => {
                     touched.insert((PageKind::Article, a.id.clone()));
-                    match next.catalog.articles.binary_search_by(|x| x.id.cmp(&a.id)) {
-                        Ok(i) => d.push(duplicate(&file, &a.id, &next.catalog.articles[i].source)),
-                        Err(i) => next.catalog.articles.insert(i, a),
+                    listed_after.push(listed_article(&a));
+                    match cat.articles.binary_search_by(|x| x.id.cmp(&a.id)) {
+                        Ok(i) => d.push(duplicate(&file, &a.id, &cat.articles[i].source)),
+                        Err(i) => {
+                            undo.added_articles.push(a.id.clone());
+                            cat.articles.insert(i, a);
+                        }
                     }
                 }
                 Parsed::Failed => {}
@@ -197,6 +232,8 @@ impl Live {
         );
         diags.sort();
         if diags.has_errors() {
+            undo.revert(&mut next, old_graph, old_files);
+            self.analysis = next;
             return Err(Error::Content {
                 errors: diags.error_count(),
                 diags,
@@ -204,27 +241,38 @@ impl Live {
         }
         next.diags = diags.clone();
 
-        let pages = affected_pages(&old_graph, &next.graph, &touched);
-        let up = self.write_affected(&next, &pages, &touched, &facets)?;
-        self.analysis = next;
-        self.file_diags = file_diags;
-        Ok((
-            Update {
-                millis: started.elapsed().as_millis(),
-                ..up
-            },
-            diags,
-        ))
+        let (pages, graph_changed) = affected_pages(&old_graph, &next.graph, &touched);
+        let changes = Changes {
+            pages,
+            touched,
+            facets,
+            listed: listed_before != listed_after,
+            graph: graph_changed,
+        };
+        let written = self.write_affected(&next, &changes);
+        match written {
+            Ok(up) => {
+                self.analysis = next;
+                self.file_diags = file_diags;
+                Ok((
+                    Update {
+                        millis: started.elapsed().as_millis(),
+                        ..up
+                    },
+                    diags,
+                ))
+            }
+            Err(e) => {
+                undo.revert(&mut next, old_graph, old_files);
+                self.analysis = next;
+                Err(e)
+            }
+        }
     }
 
     /// Render the affected pages and every catalog-wide file; write what changed.
-    fn write_affected(
-        &self,
-        next: &Analysis,
-        pages: &HashSet<(PageKind, String)>,
-        touched: &BTreeSet<(PageKind, String)>,
-        facets: &BTreeSet<String>,
-    ) -> Result<Update> {
+    fn write_affected(&self, next: &Analysis, ch: &Changes) -> Result<Update> {
+        let (pages, touched, facets) = (&ch.pages, &ch.touched, &ch.facets);
         use rayon::prelude::*;
         let r = crate::render::Renderer::new(
             &self.root,
@@ -249,24 +297,37 @@ impl Live {
                 }
             }
         }
-        // Lists that can show a touched page: home, everything-lists, its facets' pages.
-        let mut lists: HashSet<String> = [
-            "",
-            "errors/",
-            "articles/",
-            "domains/",
-            "categories/",
-            "codes/",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        lists.extend(facets.iter().cloned());
+        // Lists show titles, messages, codes, rates and counts: redrawn only when those
+        // changed (or a page came or went), with the pages of the touched facets.
+        let mut lists: HashSet<String> = HashSet::new();
+        if ch.listed {
+            lists.extend(
+                [
+                    "",
+                    "errors/",
+                    "articles/",
+                    "domains/",
+                    "categories/",
+                    "codes/",
+                ]
+                .iter()
+                .map(|s| s.to_string()),
+            );
+            lists.extend(facets.iter().cloned());
+        }
         let mut gone_facets: HashSet<&String> = facets.iter().collect();
-        for p in crate::render::lists::pages(&r)? {
+        // Site paths of every page, for the sitemap (in the order of a full build).
+        let mut all_paths: Vec<String> = cat
+            .entries
+            .iter()
+            .map(|e| crate::urls::entry(&e.id))
+            .collect();
+        all_paths.extend(cat.articles.iter().map(|a| crate::urls::article(&a.id)));
+        for (i, p) in r.lists.pages.iter().enumerate() {
             gone_facets.remove(&p.path);
+            all_paths.push(p.path.clone());
             if lists.contains(&p.path) {
-                jobs.push(Job::Ready(Box::new(p)));
+                jobs.push(Job::List(i));
             }
         }
         let mut out: Vec<(String, Vec<u8>)> = jobs
@@ -284,18 +345,22 @@ impl Live {
                 }
             }
         }
-        let all_paths: Vec<String> = crate::render::jobs(&r)?
-            .iter()
-            .map(|j| match j {
-                Job::Entry(i) => crate::urls::entry(&cat.entries[*i].id),
-                Job::Article(i) => crate::urls::article(&cat.articles[*i].id),
-                Job::Ready(p) => p.path.clone(),
-            })
-            .collect();
         out.extend(
-            crate::site::catalog_files(&self.cfg, next, &all_paths, self.opts.offline)?
-                .into_iter()
-                .map(|f| (f.path.to_string_lossy().into_owned(), f.bytes)),
+            crate::site::catalog_files(
+                &self.cfg,
+                next,
+                &all_paths,
+                self.opts.offline,
+                crate::site::Wanted {
+                    catalog: ch.listed || ch.graph,
+                    links: ch.graph,
+                    sitemap: ch.listed,
+                    feed: touched.iter().any(|(k, _)| *k == PageKind::Article),
+                    search: true,
+                },
+            )?
+            .into_iter()
+            .map(|f| (f.path.to_string_lossy().into_owned(), f.bytes)),
         );
         let dest = &self.opts.dest;
         let written: Vec<String> = out
@@ -335,6 +400,38 @@ impl Live {
             full: false,
             millis: 0,
         })
+    }
+}
+
+fn empty_analysis() -> Analysis {
+    Analysis {
+        files: Vec::new(),
+        catalog: Default::default(),
+        graph: Graph::default(),
+        diags: Diagnostics::default(),
+    }
+}
+
+/// What an update changed in the catalog, to put it back when the update fails.
+#[derive(Default)]
+struct Undo {
+    entries: Vec<crate::model::Entry>,
+    articles: Vec<crate::model::Article>,
+    added_entries: Vec<String>,
+    added_articles: Vec<String>,
+}
+
+impl Undo {
+    fn revert(self, a: &mut Analysis, graph: Graph, files: Vec<SourceFile>) {
+        let cat = &mut a.catalog;
+        cat.entries.retain(|e| !self.added_entries.contains(&e.id));
+        cat.articles
+            .retain(|x| !self.added_articles.contains(&x.id));
+        cat.entries.extend(self.entries);
+        cat.articles.extend(self.articles);
+        cat.sort();
+        a.graph = graph;
+        a.files = files;
     }
 }
 
@@ -396,16 +493,47 @@ fn link_hash(l: &Link) -> u64 {
     h.finish()
 }
 
+/// What an update changed, for deciding what to render again.
+struct Changes {
+    /// Entry and article pages to render.
+    pages: HashSet<(PageKind, String)>,
+    /// The changed files' pages (old and new IDs).
+    touched: BTreeSet<(PageKind, String)>,
+    /// Facet pages (domain, category, code) of the touched entries, old and new.
+    facets: BTreeSet<String>,
+    /// Something list pages show changed (a title, message, code, rate; a page came or went).
+    listed: bool,
+    /// The link graph changed.
+    graph: bool,
+}
+
+/// What list pages and catalog.json show of an entry.
+fn listed_entry(e: &crate::model::Entry) -> String {
+    format!(
+        "E\u{1}{}\u{1}{}\u{1}{:?}\u{1}{:?}\u{1}{}\u{1}{}",
+        e.id, e.message, e.error_code, e.fix_rate, e.domain, e.category
+    )
+}
+
+/// What list pages, catalog.json and the sitemap show of an article.
+fn listed_article(a: &crate::model::Article) -> String {
+    format!(
+        "A\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
+        a.id, a.title, a.date, a.tags
+    )
+}
+
 /// Pages that can show something of the touched pages: themselves, both ends of every link
 /// touching them (old and new graph), and both ends of every link that appeared or went away.
 pub fn affected_pages(
     old: &Graph,
     new: &Graph,
     touched: &BTreeSet<(PageKind, String)>,
-) -> HashSet<(PageKind, String)> {
+) -> (HashSet<(PageKind, String)>, bool) {
     let mut pages: HashSet<(PageKind, String)> = touched.iter().cloned().collect();
     let old_set: HashSet<u64> = old.links.iter().map(link_hash).collect();
     let new_set: HashSet<u64> = new.links.iter().map(link_hash).collect();
+    let changed = old_set != new_set;
     for (links, other) in [(&old.links, &new_set), (&new.links, &old_set)] {
         for l in links.iter() {
             let (a, b) = (page_of(&l.from), page_of(&l.to));
@@ -415,7 +543,7 @@ pub fn affected_pages(
             }
         }
     }
-    pages
+    (pages, changed)
 }
 
 /// Write through a temporary file and a rename, so a reader never sees half a page.

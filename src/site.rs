@@ -107,7 +107,7 @@ pub fn render_into(
 ) -> Result<(usize, usize)> {
     use rayon::prelude::*;
     let r = crate::render::Renderer::new(root, cfg, analysis, records, offline)?;
-    let jobs = crate::render::jobs(&r)?;
+    let jobs = crate::render::jobs(&r);
     let paths: Vec<String> = jobs
         .par_iter()
         .map(|j| {
@@ -125,7 +125,7 @@ pub fn render_into(
         stage.write(&crate::urls::entry_json(&e.id), &to_json(&v)?)
     })?;
     files += cat.entries.len();
-    let mut extra = catalog_files(cfg, analysis, &paths, offline)?;
+    let mut extra = catalog_files(cfg, analysis, &paths, offline, Wanted::ALL)?;
     let (light, dark) = crate::render::highlight::stylesheets()?;
     extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
     extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
@@ -138,6 +138,26 @@ pub fn render_into(
     Ok((paths.len(), files))
 }
 
+/// Which catalog-wide files to make (a full build makes all; an incremental one what changed).
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted {
+    pub catalog: bool,
+    pub links: bool,
+    pub sitemap: bool,
+    pub feed: bool,
+    pub search: bool,
+}
+
+impl Wanted {
+    pub const ALL: Wanted = Wanted {
+        catalog: true,
+        links: true,
+        sitemap: true,
+        feed: true,
+        search: true,
+    };
+}
+
 /// The files made from the whole catalog: catalog and graph JSON, sitemap, feed, search index.
 /// `paths`: site paths of every page.
 pub fn catalog_files(
@@ -145,23 +165,27 @@ pub fn catalog_files(
     analysis: &Analysis,
     paths: &[String],
     offline: bool,
+    want: Wanted,
 ) -> Result<Vec<OutFile>> {
-    let mut out = vec![
-        OutFile::new(
-            "api/catalog.json",
-            to_json(&crate::render::api::catalog(analysis, cfg))?,
-        ),
-        OutFile::new("api/links.json", to_json(&analysis.graph)?),
-        OutFile::new(
-            "sitemap.xml",
-            crate::render::feeds::sitemap(cfg, paths).into_bytes(),
-        ),
-        OutFile::new(
-            "feed.xml",
-            crate::render::feeds::atom(cfg, &analysis.catalog).into_bytes(),
-        ),
-    ];
-    out.extend(crate::index::output_files(analysis, cfg, offline)?);
+    let mut out = Vec::new();
+    if want.catalog {
+        let v = crate::render::api::catalog(analysis, cfg);
+        out.push(OutFile::new("api/catalog.json", to_json(&v)?));
+    }
+    if want.links {
+        out.push(OutFile::new("api/links.json", to_json(&analysis.graph)?));
+    }
+    if want.sitemap {
+        let xml = crate::render::feeds::sitemap(cfg, paths);
+        out.push(OutFile::new("sitemap.xml", xml.into_bytes()));
+    }
+    if want.feed {
+        let xml = crate::render::feeds::atom(cfg, &analysis.catalog);
+        out.push(OutFile::new("feed.xml", xml.into_bytes()));
+    }
+    if want.search {
+        out.extend(crate::index::output_files(analysis, cfg, offline)?);
+    }
     Ok(out)
 }
 

@@ -114,6 +114,27 @@ fn one_changed_entry_rewrites_only_what_depends_on_it() {
     }
     assert!(up.written.len() < before.len() / 2, "{:?}", up.written);
     assert_same_as_full_build(site.path(), &out);
+
+    // A new message and code: the lists, facet pages and catalog.json follow.
+    let other = site
+        .path()
+        .join("content/errors/numpy/axis-out-of-bounds.md");
+    let src = std::fs::read_to_string(&other).unwrap();
+    std::fs::write(
+        &other,
+        src.replace("axis 2 is out of bounds", "axis 3 is out of bounds")
+            .replace("AXIS_OUT_OF_BOUNDS", "AXIS_ERROR"),
+    )
+    .unwrap();
+    let (up, _) = live.update(&[other]).unwrap();
+    assert!(
+        up.written
+            .contains(&"codes/axis_error/index.html".to_string()),
+        "{:?}",
+        up.written
+    );
+    assert!(!out.join("codes/axis_out_of_bounds/index.html").exists());
+    assert_same_as_full_build(site.path(), &out);
 }
 
 #[test]

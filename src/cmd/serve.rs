@@ -43,13 +43,15 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
     }
     let paths = watch::watched(root, &cfg);
     watch::run(&paths, |changed| {
-        for p in changed.iter().take(3) {
-            eprintln!("changed: {}", p.strip_prefix(root).unwrap_or(p).display());
-        }
         live = match live.take() {
             // Incremental: only what depends on the changed files is rendered and written.
             Some(mut l) => match l.update(&changed) {
+                // Nothing really changed (a file saved as it was): no rebuild, no reload.
+                Ok((u, _)) if u.rendered == 0 && !u.full => Some(l),
                 Ok((u, d)) => {
+                    for p in changed.iter().take(3) {
+                        eprintln!("changed: {}", p.strip_prefix(root).unwrap_or(p).display());
+                    }
                     eprintln!(
                         "{} files rendered, {} changed on disk{}",
                         u.rendered,

@@ -6,40 +6,91 @@ use crate::link::{Node, PageRef};
 use crate::model::{Entry, PageKind};
 use crate::site::Analysis;
 use crate::verify::records::{RecordSet, Status};
+use serde::Serialize;
 use serde_json::{json, Value};
 
-pub fn catalog(a: &Analysis, cfg: &crate::config::Config) -> Value {
-    let entries: Vec<Value> = a
+#[derive(Serialize)]
+struct CatalogEntry<'a> {
+    id: &'a str,
+    message: &'a str,
+    exception: &'a Option<String>,
+    domain: &'a str,
+    category: &'a str,
+    error_code: &'a Option<String>,
+    fix_rate: Option<u8>,
+    url: String,
+    json: String,
+}
+
+#[derive(Serialize)]
+struct CatalogArticle<'a> {
+    id: &'a str,
+    title: &'a str,
+    date: &'a str,
+    tags: &'a [String],
+    errors: Vec<&'a str>,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct Site<'a> {
+    title: &'a str,
+    base_url: &'a str,
+}
+
+#[derive(Serialize)]
+pub struct Catalog<'a> {
+    site: Site<'a>,
+    entries: Vec<CatalogEntry<'a>>,
+    articles: Vec<CatalogArticle<'a>>,
+}
+
+/// /api/catalog.json: every entry and article with its URL (site paths, relative to the root).
+pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::config::Config) -> Catalog<'a> {
+    let entries = a
         .catalog
         .entries
         .iter()
-        .map(|e| {
-            json!({
-                "id": e.id, "message": e.message, "exception": e.exception,
-                "domain": e.domain, "category": e.category, "error_code": e.error_code,
-                "fix_rate": e.fix_rate, "url": crate::urls::entry(&e.id),
-                "json": crate::urls::entry_json(&e.id),
-            })
+        .map(|e| CatalogEntry {
+            id: &e.id,
+            message: &e.message,
+            exception: &e.exception,
+            domain: &e.domain,
+            category: &e.category,
+            error_code: &e.error_code,
+            fix_rate: e.fix_rate,
+            url: crate::urls::entry(&e.id),
+            json: crate::urls::entry_json(&e.id),
         })
         .collect();
-    let articles: Vec<Value> = a
+    let articles = a
         .catalog
         .articles
         .iter()
-        .map(|x| {
-            json!({
-                "id": x.id, "title": x.title, "date": x.date, "tags": x.tags,
-                "errors": a.graph.entries_for_article(&x.id).filter_map(|l| match &l.to {
-                    Node::Entry { id } => Some(id.clone()), _ => None }).collect::<Vec<_>>(),
-                "url": crate::urls::article(&x.id),
-            })
+        .map(|x| CatalogArticle {
+            id: &x.id,
+            title: &x.title,
+            date: &x.date,
+            tags: &x.tags,
+            errors: a
+                .graph
+                .entries_for_article(&x.id)
+                .filter_map(|l| match &l.to {
+                    Node::Entry { id } => Some(id.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            url: crate::urls::article(&x.id),
         })
         .collect();
-    json!({
-        "site": { "title": cfg.site.title, "base_url": cfg.site.base_url },
-        "entries": entries,
-        "articles": articles,
-    })
+    Catalog {
+        site: Site {
+            title: &cfg.site.title,
+            base_url: &cfg.site.base_url,
+        },
+        entries,
+        articles,
+    }
 }
 
 pub fn entry(a: &Analysis, records: &RecordSet, e: &Entry) -> Value {

@@ -31,6 +31,7 @@ pub struct Renderer<'a> {
     pub records: &'a RecordSet,
     pub offline: bool,
     pub tera: tera::Tera,
+    pub lists: lists::Lists<'a>,
 }
 
 /// One page being rendered: where it is (for relative links) and its snippets.
@@ -103,6 +104,7 @@ impl<'a> Renderer<'a> {
             records,
             offline,
             tera,
+            lists: lists::Lists::new(&analysis.catalog),
         })
     }
 
@@ -213,24 +215,21 @@ fn tera_chain(e: &tera::Error) -> String {
     s
 }
 
-/// One unit of rendering work; entry and article pages build their context in the worker.
+/// One unit of rendering work; each builds its context in the worker that renders it.
 pub enum Job {
     Entry(usize),
     Article(usize),
-    Ready(Box<Page>),
+    /// Index into `Renderer::lists.pages`.
+    List(usize),
 }
 
 /// Every page of the site, in a stable order.
-pub fn jobs(r: &Renderer<'_>) -> Result<Vec<Job>> {
+pub fn jobs(r: &Renderer<'_>) -> Vec<Job> {
     let cat = &r.analysis.catalog;
     let mut out: Vec<Job> = (0..cat.entries.len()).map(Job::Entry).collect();
     out.extend((0..cat.articles.len()).map(Job::Article));
-    out.extend(
-        lists::pages(r)?
-            .into_iter()
-            .map(|p| Job::Ready(Box::new(p))),
-    );
-    Ok(out)
+    out.extend((0..r.lists.pages.len()).map(Job::List));
+    out
 }
 
 impl Renderer<'_> {
@@ -240,9 +239,7 @@ impl Renderer<'_> {
         let page = match job {
             Job::Entry(i) => entry::page(self, &cat.entries[*i])?,
             Job::Article(i) => article::page(self, &cat.articles[*i])?,
-            Job::Ready(p) => {
-                return Ok((p.path.clone(), self.render(p)?));
-            }
+            Job::List(i) => self.lists.page(self, &self.lists.pages[*i])?,
         };
         Ok((page.path.clone(), self.render(&page)?))
     }

@@ -2,7 +2,8 @@
 //! and call back with the changed paths, debounced so one save is one rebuild.
 
 use crate::error::{Error, Result};
-use notify_debouncer_mini::{new_debouncer, notify::RecursiveMode, DebounceEventResult};
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{new_debouncer, DebounceEventResult};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -24,18 +25,22 @@ pub fn watched(root: &Path, cfg: &crate::config::Config) -> Vec<PathBuf> {
 /// Block forever, calling `on_change` with each debounced batch of changed paths.
 pub fn run(paths: &[PathBuf], mut on_change: impl FnMut(Vec<PathBuf>)) -> Result<()> {
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(Duration::from_millis(100), tx)
+    let mut debouncer = new_debouncer(Duration::from_millis(50), None, tx)
         .map_err(|e| Error::Other(format!("cannot watch files: {e}")))?;
     for p in paths {
         debouncer
-            .watcher()
             .watch(p, RecursiveMode::Recursive)
             .map_err(|e| Error::Other(format!("cannot watch {}: {e}", p.display())))?;
     }
     for batch in rx {
         match batch {
             Ok(events) => {
-                let mut changed: Vec<PathBuf> = events.into_iter().map(|e| e.path).collect();
+                // Reading a file (the build itself does) is not a change.
+                let mut changed: Vec<PathBuf> = events
+                    .into_iter()
+                    .filter(|e| !matches!(e.kind, EventKind::Access(_) | EventKind::Other))
+                    .flat_map(|e| e.event.paths)
+                    .collect();
                 changed.sort();
                 changed.dedup();
                 // Editors' swap and backup files are not content.
@@ -50,7 +55,11 @@ pub fn run(paths: &[PathBuf], mut on_change: impl FnMut(Vec<PathBuf>)) -> Result
                     on_change(changed);
                 }
             }
-            Err(e) => eprintln!("watch error: {e}"),
+            Err(errs) => {
+                for e in errs {
+                    eprintln!("watch error: {e}");
+                }
+            }
         }
     }
     Ok(())
