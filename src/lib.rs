@@ -22,5 +22,6 @@ pub mod index;
 pub mod link;
 pub mod serve;
 pub mod site;
+pub mod timings;
 pub mod urls;
 pub mod verify;

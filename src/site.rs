@@ -20,10 +20,17 @@ pub struct Analysis {
 
 /// load -> parse -> link.
 pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
+    use crate::timings::stage;
     let mut diags = Diagnostics::default();
+    let t = stage("load");
     let files = crate::load::load_all(root, &mut diags)?;
+    drop(t);
+    let t = stage("parse");
     let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
+    drop(t);
+    let t = stage("link");
     let graph = crate::link::link(&catalog, &files, cfg, infer, &mut diags);
+    drop(t);
     diags.sort();
     Ok(Analysis {
         files,
@@ -77,7 +84,9 @@ pub fn build_keep(
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
         let (pages, files) = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
+        let t = crate::timings::stage("write");
         stage.commit(&opts.dest)?;
+        drop(t);
         let report = BuildReport {
             pages,
             files_written: files,
@@ -106,6 +115,7 @@ pub fn render_into(
     stage: &crate::write::Staging,
 ) -> Result<(usize, usize)> {
     use rayon::prelude::*;
+    let t = crate::timings::stage("render");
     let r = crate::render::Renderer::new(root, cfg, analysis, records, offline)?;
     let jobs = crate::render::jobs(&r);
     let paths: Vec<String> = jobs
@@ -117,14 +127,18 @@ pub fn render_into(
         })
         .collect::<Result<_>>()?;
     let mut files = paths.len();
+    drop(t);
 
     // JSON, feeds, search index, theme and site files.
+    let t = crate::timings::stage("api");
     let cat = &analysis.catalog;
     cat.entries.par_iter().try_for_each(|e| {
         let v = crate::render::api::entry(analysis, records, e);
         stage.write(&crate::urls::entry_json(&e.id), &to_json(&v)?)
     })?;
     files += cat.entries.len();
+    drop(t);
+    let t = crate::timings::stage("index");
     let mut extra = catalog_files(cfg, analysis, &paths, offline, Wanted::ALL)?;
     let (light, dark) = crate::render::highlight::stylesheets()?;
     extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
@@ -135,6 +149,7 @@ pub fn render_into(
     files += extra.len();
     files += stage.copy_tree(&cfg.theme_dir(root).join("static"), "theme/")?;
     files += stage.copy_tree(&root.join("static"), "")?;
+    drop(t);
     Ok((paths.len(), files))
 }
 

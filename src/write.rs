@@ -125,15 +125,34 @@ impl Staging {
     }
 }
 
+/// Whether the file at `p` holds exactly `bytes` (false when it cannot be read).
+fn same_bytes(p: &Path, bytes: &[u8]) -> bool {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(p) else {
+        return false;
+    };
+    match f.metadata() {
+        Ok(m) if m.len() == bytes.len() as u64 => {}
+        _ => return false,
+    }
+    let mut buf = Vec::with_capacity(bytes.len());
+    f.read_to_end(&mut buf).is_ok() && buf == bytes
+}
+
 fn dir_is_empty(p: &Path) -> bool {
     std::fs::read_dir(p)
         .map(|mut d| d.next().is_none())
         .unwrap_or(false)
 }
 
-/// Write `bytes` to `base/rel`, creating folders.
+/// Write `bytes` to `base/rel`, creating folders. A file that already holds exactly these
+/// bytes (the staging folder is the output of the build before last) is left alone: reading
+/// it costs far less than truncating and rewriting it, and its mtime stays meaningful.
 pub fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     let to = base.join(rel);
+    if same_bytes(&to, bytes) {
+        return Ok(());
+    }
     match std::fs::write(&to, bytes) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
