@@ -16,7 +16,11 @@ pub enum Error {
     #[error("template error: {0}")]
     Template(String),
     #[error("the content has {errors} error(s); nothing was written")]
-    Content { errors: usize },
+    Content {
+        errors: usize,
+        /// Every diagnostic of the failed run, for the caller to print.
+        diags: crate::diag::Diagnostics,
+    },
     #[error("{0}")]
     Other(String),
 }

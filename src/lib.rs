@@ -12,11 +12,16 @@ pub mod error;
 pub mod load;
 pub mod model;
 pub mod parse;
+pub mod rebuild;
+pub mod render;
+pub mod write;
 
 pub use error::{Error, Result};
 pub mod cmd;
 pub mod index;
 pub mod link;
+pub mod serve;
 pub mod site;
+pub mod timings;
 pub mod urls;
 pub mod verify;

@@ -37,6 +37,7 @@ fn new_error_then_check_is_clean() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("- **ID:** `cuda/out-of-memory`"), "{text}");
     assert!(text.contains("- **Domain:** cuda"), "{text}");
+    assert!(err.contains("`errbook check` lists what is wrong"), "{err}");
     let (code, _, err) = errbook(t.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -144,7 +145,7 @@ fn new_rejects_invalid_ids_with_a_hint() {
     ];
     for (args, msg, hint) in cases {
         let (code, out, err) = errbook(t.path(), args);
-        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(code, 2, "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert!(err.contains(msg), "{args:?}: {err}");
         assert!(err.contains(hint), "{args:?}: {err}");

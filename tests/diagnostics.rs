@@ -570,6 +570,48 @@ fn blank_file_is_empty() {
 }
 
 #[test]
+fn front_matter_unclosed_quote() {
+    expect(
+        "invalid-yaml",
+        Expect {
+            at: "content/articles/yaml.md:2:8",
+            code: "E-front-matter",
+            message: "invalid YAML in front matter: invalid indentation in quoted scalar",
+            line: Some("title: \"Broken: [unclosed"),
+            hint: "values holding `: ` or starting with a quote or backtick need quotes",
+        },
+    );
+}
+
+#[test]
+fn snippet_unknown_attribute() {
+    expect(
+        "snippet-attribute",
+        Expect {
+            at: "content/articles/snip.md:8:15",
+            code: "E-snippet-attr",
+            message: "unknown code block attribute `gpu`",
+            line: Some("```python run gpu=2"),
+            hint: "did you mean `gpus`?",
+        },
+    );
+}
+
+#[test]
+fn snippet_after_names_no_block() {
+    expect(
+        "snippet-after",
+        Expect {
+            at: "content/articles/chain.md:12:1",
+            code: "E-snippet-after",
+            message: "`after=setpu` names no earlier code block of this page",
+            line: Some("```python run after=setpu"),
+            hint: "did you mean `setup`?",
+        },
+    );
+}
+
+#[test]
 fn every_fixture_has_a_test() {
     // A fixture folder nobody asserts on is a case nobody checks.
     let src = include_str!("diagnostics.rs");
@@ -606,11 +648,11 @@ fn good_fixture_base_checks_clean() {
 }
 
 #[test]
-fn no_fixture_makes_errbook_panic() {
+fn no_fixture_makes_errbook_panic_and_build_writes_nothing() {
     for d in std::fs::read_dir(fixture("")).unwrap() {
         let dir = d.unwrap().path();
         let (status, err) = check(&dir);
-        assert_ne!(status, 101, "{}: panicked\n{err}", dir.display());
+        assert_ne!(status, 101, "{}: check panicked\n{err}", dir.display());
         assert!(!err.contains("panicked"), "{}: {err}", dir.display());
         assert_eq!(
             status,
@@ -618,7 +660,102 @@ fn no_fixture_makes_errbook_panic() {
             "{}: bad input must fail check\n{err}",
             dir.display()
         );
+        // build stops before writing anything: no output, no staging folder beside it.
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let (status, err) = build(&dir, &out);
+        assert_ne!(status, 101, "{}: build panicked\n{err}", dir.display());
+        assert_eq!(status, 1, "{}: build on bad input\n{err}", dir.display());
+        assert!(err.contains("nothing was written"), "{err}");
+        assert_eq!(
+            std::fs::read_dir(tmp.path()).unwrap().count(),
+            0,
+            "{}: build left files behind",
+            dir.display()
+        );
     }
+}
+
+/// `errbook --root ROOT build -d OUT`: (exit code, stderr).
+fn build(root: &Path, out: &Path) -> (i32, String) {
+    let o = Command::cargo_bin("errbook")
+        .unwrap()
+        .arg("--root")
+        .arg(root)
+        .args(["build", "-d"])
+        .arg(out)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn failed_build_leaves_the_previous_output_whole() {
+    // A good site (a fixture without its bad file, plus the repo's theme) builds; then a broken
+    // file is added and the build into the same folder fails, leaving every byte as it was.
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("src");
+    copy_dir(&fixture("section-unknown"), &site);
+    let bad = std::fs::read(site.join("content/errors/demo/bad.md")).unwrap();
+    std::fs::remove_file(site.join("content/errors/demo/bad.md")).unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("themes"),
+        &site.join("themes"),
+    );
+    let out = tmp.path().join("site");
+    let (status, err) = build(&site, &out);
+    assert_eq!(status, 0, "the good site must build\n{err}");
+    let before = snapshot(&out);
+    assert!(
+        before.contains_key(Path::new("errors/demo/good-entry/index.html")),
+        "{:?}",
+        before.keys().collect::<Vec<_>>()
+    );
+    let beside_before = std::fs::read_dir(tmp.path()).unwrap().count();
+
+    std::fs::write(site.join("content/errors/demo/bad.md"), bad).unwrap();
+    let (status, err) = build(&site, &out);
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.contains(
+            "error[E-section]: content/errors/demo/bad.md:21:1: unknown section `Workaroundz`"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    let after = snapshot(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "the set of output files changed"
+    );
+    for (path, bytes) in &before {
+        assert!(after[path] == *bytes, "{} changed", path.display());
+    }
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        beside_before,
+        "the failed build left a folder beside the output"
+    );
 }
 
 /// The parser on every prefix, every one-line deletion and every one-line duplication of the seed

@@ -1,6 +1,9 @@
-//! `errbook build`: the whole pipeline into the output directory (not yet written).
+//! `errbook build`: the whole pipeline into the output directory; on content errors the
+//! diagnostics are printed and the previous output is left as it was.
 
-use crate::Result;
+use crate::config::Config;
+use crate::site::BuildOptions;
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -11,8 +14,39 @@ pub fn run(
     single_thread: bool,
     no_infer: bool,
 ) -> Result<ExitCode> {
-    let _ = (root, dest, offline, single_thread, no_infer);
-    Err(crate::Error::Other(
-        "`errbook build` is not implemented yet".into(),
-    ))
+    let cfg = Config::load(root)?;
+    let dest = dest.unwrap_or_else(|| root.join(&cfg.build.output_dir));
+    let opts = BuildOptions {
+        dest: dest.clone(),
+        offline,
+        single_thread,
+        no_infer,
+    };
+    match crate::site::build(root, &cfg, &opts) {
+        Ok((report, diags)) => {
+            diags.print();
+            eprintln!(
+                "built {} pages ({} files) into {} in {} ms{}",
+                report.pages,
+                report.files_written,
+                dest.display(),
+                report.millis,
+                if offline {
+                    " (offline bundle: open index.html from disk)"
+                } else {
+                    ""
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(Error::Content { errors, diags }) => {
+            diags.print();
+            eprintln!(
+                "build failed: {errors} error(s); nothing was written, {} is unchanged",
+                dest.display()
+            );
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => Err(e),
+    }
 }

@@ -1,5 +1,6 @@
 //! `errbook new error DOMAIN/SLUG` and `errbook new article ID`: write a new content file from a
 //! template (src/cmd/new/*.md) that `check` accepts as it is, ready to edit. Never overwrites.
+//! Exit 0 when written, 1 when the file exists, 2 for an invalid ID.
 
 use crate::error::IoContext;
 use crate::Result;
@@ -126,8 +127,9 @@ pub fn run(root: &Path, kind: &str, id: &str) -> Result<ExitCode> {
         )));
     }
     if let Err(b) = validate_id(kind, id) {
+        // A usage error, like clap's: exit 2.
         eprintln!("error: {}\n  help: {}", b.message, b.hint);
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(2));
     }
     let rel = path_of(kind, id);
     let abs = root.join(&rel);
@@ -165,6 +167,7 @@ pub fn run(root: &Path, kind: &str, id: &str) -> Result<ExitCode> {
     };
     f.write_all(text.as_bytes()).at(&abs)?;
     println!("{}", shown.display());
+    eprintln!("`errbook serve` shows it as you edit; `errbook check` lists what is wrong");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -73,3 +73,35 @@ impl RecordSet {
         Status::Missing
     }
 }
+
+impl Record {
+    /// One line about where it ran: GPUs, driver, CUDA, Python, PyTorch, host.
+    pub fn env_summary(&self) -> String {
+        let get = |k: &str| {
+            self.env
+                .get(k)
+                .and_then(|v| v.as_str())
+                .filter(|s| !s.is_empty())
+        };
+        let mut parts = Vec::new();
+        match (
+            self.env.get("gpu_count").and_then(|v| v.as_u64()),
+            get("gpu_model"),
+        ) {
+            (Some(n), Some(m)) if n > 0 => parts.push(format!("{n}\u{d7} {m}")),
+            _ => parts.push("no GPU".to_string()),
+        }
+        for (k, label) in [
+            ("driver", "driver"),
+            ("cuda", "CUDA"),
+            ("python", "Python"),
+            ("torch", "PyTorch"),
+            ("host", "host"),
+        ] {
+            if let Some(v) = get(k) {
+                parts.push(format!("{label} {v}"));
+            }
+        }
+        parts.join(", ")
+    }
+}

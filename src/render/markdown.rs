@@ -1,0 +1,301 @@
+//! Markdown to HTML with pulldown-cmark: heading anchors and a table of contents, content links
+//! (`@/errors/...md`) rewritten to relative page links, and each code block handed to a callback
+//! (the page renders it with its claim, verdict and links).
+
+use crate::model::Catalog;
+use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// One heading of the table of contents.
+#[derive(Debug, Clone, Serialize)]
+pub struct TocItem {
+    pub level: u8,
+    pub id: String,
+    pub title: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Rendered {
+    pub html: String,
+    pub toc: Vec<TocItem>,
+}
+
+/// Where the Markdown is rendered: for links relative to the page.
+pub struct Place<'a> {
+    pub catalog: &'a Catalog,
+    /// Site path of the page (`articles/x/`).
+    pub page: &'a str,
+    pub offline: bool,
+}
+
+/// Render `md`; `code(k, info, text)` gives the HTML of the k-th code block (0-based, in order).
+pub fn render(
+    md: &str,
+    place: &Place<'_>,
+    mut code: impl FnMut(usize, &str, &str) -> String,
+) -> Rendered {
+    let mut events: Vec<Event> = Vec::new();
+    let mut toc = Vec::new();
+    let mut used_ids: HashMap<String, usize> = HashMap::new();
+    let mut block: Option<(String, String)> = None;
+    let mut blocks = 0;
+    // Heading being read: (level, its events, plain text, explicit id).
+    let mut heading: Option<(HeadingLevel, Vec<Event>, String, Option<String>)> = None;
+    let mut para: Option<Vec<Event>> = None;
+
+    for ev in Parser::new_ext(md, crate::parse::snippet::markdown_options()) {
+        if let Some((_, ref mut text)) = block {
+            match ev {
+                Event::Text(t) => text.push_str(&t),
+                Event::End(TagEnd::CodeBlock) => {
+                    let (info, text) = block.take().unwrap_or_default();
+                    events.push(Event::Html(CowStr::from(code(blocks, &info, &text))));
+                    blocks += 1;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let ev = match ev {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let info = match kind {
+                    pulldown_cmark::CodeBlockKind::Fenced(i) => i.to_string(),
+                    pulldown_cmark::CodeBlockKind::Indented => String::new(),
+                };
+                block = Some((info, String::new()));
+                continue;
+            }
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                heading = Some((level, Vec::new(), String::new(), id.map(|i| i.to_string())));
+                continue;
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, inner, text, id)) = heading.take() {
+                    let id = unique(&mut used_ids, id.unwrap_or_else(|| anchor(&text)));
+                    let lvl = level as u8;
+                    if (2..=3).contains(&lvl) {
+                        toc.push(TocItem {
+                            level: lvl,
+                            id: id.clone(),
+                            title: text.trim().to_string(),
+                        });
+                    }
+                    let mut inner_html = String::new();
+                    pulldown_cmark::html::push_html(&mut inner_html, inner.into_iter());
+                    events.push(Event::Html(CowStr::from(format!(
+                        "<h{lvl} id=\"{id}\">{inner_html} <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{lvl}>\n"
+                    ))));
+                }
+                continue;
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => Event::Start(Tag::Link {
+                link_type,
+                dest_url: rewrite_link(&dest_url, link_type, place)
+                    .map(CowStr::from)
+                    .unwrap_or(dest_url),
+                title,
+                id,
+            }),
+            other => other,
+        };
+        if let Some((_, inner, text, _)) = heading.as_mut() {
+            if let Event::Text(t) | Event::Code(t) = &ev {
+                text.push_str(t);
+            }
+            inner.push(ev);
+            continue;
+        }
+        // A paragraph that is only bold text ("**2. Code Examples:**") is how articles write
+        // their headings: give it an anchor and a place in the table of contents.
+        match ev {
+            Event::Start(Tag::Paragraph) => para = Some(Vec::new()),
+            Event::End(TagEnd::Paragraph) => {
+                let inner = para.take().unwrap_or_default();
+                match bold_label(&inner) {
+                    Some(label) => {
+                        let id = unique(&mut used_ids, anchor(&label));
+                        let numbered = label.chars().next().is_some_and(|c| c.is_ascii_digit());
+                        toc.push(TocItem {
+                            level: if numbered { 2 } else { 3 },
+                            id: id.clone(),
+                            title: label.trim_end_matches(':').trim().to_string(),
+                        });
+                        events.push(Event::Html(CowStr::from(format!(
+                            "<p class=\"label\" id=\"{id}\">"
+                        ))));
+                    }
+                    None => events.push(Event::Start(Tag::Paragraph)),
+                }
+                events.extend(inner);
+                events.push(Event::End(TagEnd::Paragraph));
+            }
+            ev => match para.as_mut() {
+                Some(p) => p.push(ev),
+                None => events.push(ev),
+            },
+        }
+    }
+    if let Some(inner) = para.take() {
+        events.extend(inner);
+    }
+    let mut html = String::with_capacity(md.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    Rendered { html, toc }
+}
+
+/// `base`, or `base-1`, `base-2`... when the page already has it.
+fn unique(used: &mut HashMap<String, usize>, base: String) -> String {
+    let n = used.entry(base.clone()).or_insert(0);
+    let id = if *n == 0 { base } else { format!("{base}-{n}") };
+    *n += 1;
+    id
+}
+
+/// The text of a paragraph made only of bold text, if it is one.
+fn bold_label(inner: &[Event]) -> Option<String> {
+    let first = inner.iter().position(|e| !is_blank(e))?;
+    let last = inner.iter().rposition(|e| !is_blank(e))?;
+    if !matches!(inner[first], Event::Start(Tag::Strong))
+        || !matches!(inner[last], Event::End(TagEnd::Strong))
+    {
+        return None;
+    }
+    let mut depth = 0;
+    let mut text = String::new();
+    for (i, e) in inner[first..=last].iter().enumerate() {
+        match e {
+            Event::Start(Tag::Strong) => depth += 1,
+            Event::End(TagEnd::Strong) => {
+                depth -= 1;
+                if depth == 0 && i + first != last {
+                    return None; // bold, then plain text, then bold again
+                }
+            }
+            Event::Text(t) | Event::Code(t) => text.push_str(t),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            _ => {}
+        }
+    }
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty() && text.len() < 160).then_some(text)
+}
+
+fn is_blank(e: &Event) -> bool {
+    matches!(e, Event::Text(t) if t.trim().is_empty()) || matches!(e, Event::SoftBreak)
+}
+
+/// `@/...` content links become relative links to the page; others stay as written.
+fn rewrite_link(dest: &str, kind: LinkType, place: &Place<'_>) -> Option<String> {
+    if matches!(kind, LinkType::Email | LinkType::Autolink) {
+        return None;
+    }
+    let target = crate::link::resolve_href(place.catalog, dest)?;
+    let (path, frag) = match target.split_once('#') {
+        Some((p, f)) => (p.to_string(), Some(f.to_string())),
+        None => (target, None),
+    };
+    let mut h = crate::urls::href(place.page, &path, place.offline);
+    if let Some(f) = frag {
+        h.push('#');
+        h.push_str(&f);
+    }
+    Some(h)
+}
+
+/// A heading anchor: lowercase words joined by `-` (`1. Explanation:` -> `1-explanation`).
+pub fn anchor(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if (c.is_whitespace() || c == '-' || c == '_')
+            && !out.ends_with('-')
+            && !out.is_empty()
+        {
+            out.push('-');
+        }
+    }
+    let t = out.trim_end_matches('-');
+    if t.is_empty() {
+        "section".into()
+    } else {
+        t.to_string()
+    }
+}
+
+/// Text the catalog writes as a plain sentence (a workaround's bold summary): escaped, with
+/// backtick spans as code. Not Markdown, so `__name__` stays `__name__`.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(&super::escape(part));
+            out.push_str("</code>");
+        } else {
+            out.push_str(&super::escape(part));
+        }
+    }
+    out
+}
+
+/// Markdown inline text (a summary, a table cell) to HTML without the `<p>` wrapper.
+pub fn inline(md: &str) -> String {
+    let mut html = String::new();
+    let events = Parser::new_ext(md, crate::parse::snippet::markdown_options()).filter(|e| {
+        !matches!(
+            e,
+            Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph)
+        )
+    });
+    pulldown_cmark::html::push_html(&mut html, events);
+    html.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_get_anchors_and_toc_and_code_goes_to_callback() {
+        let cat = Catalog::default();
+        let place = Place {
+            catalog: &cat,
+            page: "articles/a/",
+            offline: false,
+        };
+        let r = render(
+            "## Why *this*\n\ntext\n\n```python run\nx = 1\n```\n\n## Why this\n",
+            &place,
+            |k, info, text| format!("<CODE {k} {info} {}>", text.trim()),
+        );
+        assert!(
+            r.html.contains("<h2 id=\"why-this\">Why <em>this</em>"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("<h2 id=\"why-this-1\">"), "{}", r.html);
+        assert!(r.html.contains("<CODE 0 python run x = 1>"), "{}", r.html);
+        assert_eq!(r.toc.len(), 2);
+        assert_eq!(r.toc[0].title, "Why this");
+    }
+
+    #[test]
+    fn plain_keeps_dunder_names() {
+        assert_eq!(
+            plain("if __name__ == '__main__': `f(x)` <b>"),
+            "if __name__ == &#39;__main__&#39;: <code>f(x)</code> &lt;b&gt;"
+        );
+    }
+
+    #[test]
+    fn inline_strips_paragraph() {
+        assert_eq!(inline("a `b` **c**"), "a <code>b</code> <strong>c</strong>");
+    }
+}

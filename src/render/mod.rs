@@ -1,0 +1,246 @@
+//! Render: every page of the site from the typed catalog, the link graph and the verification
+//! records, through the theme's Tera templates, in parallel (rayon). Pages are written straight
+//! into the build's staging folder, so memory stays flat however large the catalog.
+//!
+//! One submodule per kind of output: `entry` and `article` pages, `lists` (home and the index
+//! pages), `feeds` (sitemap, Atom), `api` (JSON); `markdown`, `highlight` and `snippet` are the
+//! pieces pages are made of.
+
+pub mod api;
+pub mod article;
+pub mod entry;
+pub mod feeds;
+pub mod highlight;
+pub mod lists;
+pub mod markdown;
+pub mod snippet;
+
+use crate::config::Config;
+use crate::link::PageRef;
+use crate::model::Snippet;
+use crate::site::Analysis;
+use crate::verify::records::RecordSet;
+use crate::{Error, Result};
+use serde::Serialize;
+use std::path::Path;
+
+/// Everything a page needs, shared by all pages of one build.
+pub struct Renderer<'a> {
+    pub cfg: &'a Config,
+    pub analysis: &'a Analysis,
+    pub records: &'a RecordSet,
+    pub offline: bool,
+    pub tera: tera::Tera,
+    pub lists: lists::Lists<'a>,
+}
+
+/// One page being rendered: where it is (for relative links) and its snippets.
+pub struct PageCtx<'a> {
+    pub r: &'a Renderer<'a>,
+    /// Site path (`errors/pytorch/x/`, `404.html`).
+    pub path: String,
+    pub page_ref: Option<PageRef>,
+    pub snippets: &'a [Snippet],
+}
+
+impl PageCtx<'_> {
+    /// A relative link from this page to a site path.
+    pub fn href(&self, to: &str) -> String {
+        crate::urls::href(&self.path, to, self.r.offline)
+    }
+}
+
+/// What every template gets (`base.html` uses it).
+#[derive(Serialize)]
+struct Base<'a> {
+    site_title: &'a str,
+    site_description: &'a str,
+    page_title: String,
+    description: String,
+    /// Relative prefix back to the output root (`""`, `"../../"`).
+    root: String,
+    offline: bool,
+    home: String,
+    errors: String,
+    articles: String,
+    domains: String,
+    search: String,
+    edit_url: Option<String>,
+    canonical: Option<String>,
+}
+
+/// One output page: a site path and its template context.
+pub struct Page {
+    pub path: String,
+    pub template: &'static str,
+    pub title: String,
+    pub description: String,
+    pub source: Option<std::path::PathBuf>,
+    pub ctx: tera::Context,
+}
+
+impl<'a> Renderer<'a> {
+    pub fn new(
+        root: &Path,
+        cfg: &'a Config,
+        analysis: &'a Analysis,
+        records: &'a RecordSet,
+        offline: bool,
+    ) -> Result<Renderer<'a>> {
+        let dir = cfg.theme_dir(root).join("templates");
+        if !dir.is_dir() {
+            return Err(Error::Template(format!(
+                "the theme has no templates folder: {}",
+                dir.display()
+            )));
+        }
+        let glob = format!("{}/**/*.html", dir.display());
+        let mut tera = tera::Tera::new(&glob).map_err(|e| Error::Template(tera_chain(&e)))?;
+        tera.autoescape_on(vec![".html", ".xml"]);
+        tera.set_escape_fn(escape);
+        Ok(Renderer {
+            cfg,
+            analysis,
+            records,
+            offline,
+            tera,
+            lists: lists::Lists::new(&analysis.catalog),
+        })
+    }
+
+    pub fn page_ctx(
+        &'a self,
+        path: String,
+        page_ref: Option<PageRef>,
+        snippets: &'a [Snippet],
+    ) -> PageCtx<'a> {
+        PageCtx {
+            r: self,
+            path,
+            page_ref,
+            snippets,
+        }
+    }
+
+    /// Render one page to HTML (the base context is added here).
+    pub fn render(&self, page: &Page) -> Result<String> {
+        let p = self.page_ctx(page.path.clone(), None, &[]);
+        let root = if page.path == "404.html" && !self.offline {
+            // 404.html is served at any depth: link from the site's base path.
+            base_path(&self.cfg.site.base_url)
+        } else {
+            crate::urls::root_prefix(&page.path)
+        };
+        let href = |to: &str| {
+            if page.path == "404.html" && !self.offline {
+                format!("{root}{to}")
+            } else {
+                p.href(to)
+            }
+        };
+        let base = Base {
+            site_title: &self.cfg.site.title,
+            site_description: &self.cfg.site.description,
+            page_title: page.title.clone(),
+            description: page.description.clone(),
+            root: root.clone(),
+            offline: self.offline,
+            home: href(""),
+            errors: href("errors/"),
+            articles: href("articles/"),
+            domains: href("domains/"),
+            search: href("search/"),
+            edit_url: match (&self.cfg.site.edit_url, &page.source) {
+                _ if self.offline => None,
+                (Some(t), Some(s)) => Some(t.replace("{path}", &s.to_string_lossy())),
+                _ => None,
+            },
+            canonical: (!self.offline && page.path != "404.html")
+                .then(|| format!("{}{}", self.cfg.site.base_url, page.path)),
+        };
+        let mut ctx = page.ctx.clone();
+        ctx.insert("base", &base);
+        ctx.insert("root", &root);
+        ctx.insert("offline", &self.offline);
+        self.tera.render(page.template, &ctx).map_err(|e| {
+            Error::Template(format!(
+                "{} ({}): {}",
+                page.template,
+                page.path,
+                tera_chain(&e)
+            ))
+        })
+    }
+}
+
+/// HTML escaping for templates: the five characters that matter, nothing else (Tera's default
+/// also escapes `/`, which makes every URL unreadable in the source).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The path part of the base URL (`https://x.org/errbook/` -> `/errbook/`).
+fn base_path(base_url: &str) -> String {
+    let after_scheme = base_url
+        .split_once("://")
+        .map(|(_, r)| r)
+        .unwrap_or(base_url);
+    match after_scheme.find('/') {
+        Some(i) => after_scheme[i..].to_string(),
+        None => "/".to_string(),
+    }
+}
+
+/// Tera's error with its causes, which hold the useful part.
+fn tera_chain(e: &tera::Error) -> String {
+    use std::error::Error as _;
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+/// One unit of rendering work; each builds its context in the worker that renders it.
+pub enum Job {
+    Entry(usize),
+    Article(usize),
+    /// Index into `Renderer::lists.pages`.
+    List(usize),
+}
+
+/// Every page of the site, in a stable order.
+pub fn jobs(r: &Renderer<'_>) -> Vec<Job> {
+    let cat = &r.analysis.catalog;
+    let mut out: Vec<Job> = (0..cat.entries.len()).map(Job::Entry).collect();
+    out.extend((0..cat.articles.len()).map(Job::Article));
+    out.extend((0..r.lists.pages.len()).map(Job::List));
+    out
+}
+
+impl Renderer<'_> {
+    /// Render one job: (site path, HTML).
+    pub fn run(&self, job: &Job) -> Result<(String, String)> {
+        let cat = &self.analysis.catalog;
+        let page = match job {
+            Job::Entry(i) => entry::page(self, &cat.entries[*i])?,
+            Job::Article(i) => article::page(self, &cat.articles[*i])?,
+            Job::List(i) => self.lists.page(self, &self.lists.pages[*i])?,
+        };
+        Ok((page.path.clone(), self.render(&page)?))
+    }
+}

@@ -1,0 +1,9 @@
+//! Serve: the contributor's loop. Build, serve the output on 127.0.0.1 (tiny_http), watch the
+//! content, theme and configuration (notify), rebuild on change, and reload open pages.
+//!
+//! `http` answers requests (files, 404, the live-reload endpoints); `watch` turns file events
+//! into rebuilds; `reload` is the shared state the two talk through.
+
+pub mod http;
+pub mod reload;
+pub mod watch;

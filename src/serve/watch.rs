@@ -1,0 +1,66 @@
+//! Watch what a build reads (content/, themes/, static/, book.toml, the verification records)
+//! and call back with the changed paths, debounced so one save is one rebuild.
+
+use crate::error::{Error, Result};
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{new_debouncer, DebounceEventResult};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The paths under `root` a build depends on (those that exist).
+pub fn watched(root: &Path, cfg: &crate::config::Config) -> Vec<PathBuf> {
+    [
+        root.join("content"),
+        root.join("themes"),
+        root.join("static"),
+        root.join("book.toml"),
+        root.join(&cfg.verify.records_dir),
+    ]
+    .into_iter()
+    .filter(|p| p.exists())
+    .collect()
+}
+
+/// Block forever, calling `on_change` with each debounced batch of changed paths.
+pub fn run(paths: &[PathBuf], mut on_change: impl FnMut(Vec<PathBuf>)) -> Result<()> {
+    let (tx, rx) = mpsc::channel::<DebounceEventResult>();
+    let mut debouncer = new_debouncer(Duration::from_millis(50), None, tx)
+        .map_err(|e| Error::Other(format!("cannot watch files: {e}")))?;
+    for p in paths {
+        debouncer
+            .watch(p, RecursiveMode::Recursive)
+            .map_err(|e| Error::Other(format!("cannot watch {}: {e}", p.display())))?;
+    }
+    for batch in rx {
+        match batch {
+            Ok(events) => {
+                // Reading a file (the build itself does) is not a change.
+                let mut changed: Vec<PathBuf> = events
+                    .into_iter()
+                    .filter(|e| !matches!(e.kind, EventKind::Access(_) | EventKind::Other))
+                    .flat_map(|e| e.event.paths)
+                    .collect();
+                changed.sort();
+                changed.dedup();
+                // Editors' swap and backup files are not content.
+                changed.retain(|p| {
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy())
+                        .unwrap_or_default();
+                    !(name.starts_with(".#") || name.ends_with('~') || name.ends_with(".swp"))
+                });
+                if !changed.is_empty() {
+                    on_change(changed);
+                }
+            }
+            Err(errs) => {
+                for e in errs {
+                    eprintln!("watch error: {e}");
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,154 @@
+//! Helpers shared by the integration tests: run the binary, build a site into a temp dir, walk
+//! an output folder and check its links.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn errbook() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("errbook").expect("binary built")
+}
+
+/// Build the site at `root` into a fresh temp dir; returns (tempdir, output path).
+pub fn build(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let mut cmd = errbook();
+    cmd.arg("--root")
+        .arg(root)
+        .arg("build")
+        .arg("-d")
+        .arg(&out)
+        .args(extra);
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "build failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (tmp, out)
+}
+
+/// Every file under `dir`, as paths relative to it with `/`.
+pub fn files(dir: &Path) -> BTreeSet<String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect()
+}
+
+pub fn read(dir: &Path, rel: &str) -> String {
+    std::fs::read_to_string(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&amp;", "&")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&#x2F;", "/")
+}
+
+/// The `href`/`src` values of an HTML page.
+pub fn links_of(html: &str) -> Vec<String> {
+    let re = regex::Regex::new(r#"(?:href|src|action)="([^"]*)""#).unwrap();
+    re.captures_iter(html).map(|c| unescape(&c[1])).collect()
+}
+
+/// The `id`s of an HTML page.
+pub fn ids_of(html: &str) -> BTreeSet<String> {
+    let re = regex::Regex::new(r#"\sid="([^"]*)""#).unwrap();
+    re.captures_iter(html).map(|c| unescape(&c[1])).collect()
+}
+
+/// Check every internal link of every HTML page under `out`: the file exists and the `#id`
+/// exists in it. Returns the broken ones as "page -> link (why)". `offline`: links to folders
+/// are broken (file:// shows no index), and any scheme but file:/data: is broken.
+pub fn broken_links(out: &Path, offline: bool) -> Vec<String> {
+    let all = files(out);
+    let mut ids: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut broken = Vec::new();
+    for page in all.iter().filter(|f| f.ends_with(".html")) {
+        let html = read(out, page);
+        let dir = Path::new(page)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        for link in links_of(&html) {
+            if link.is_empty() {
+                continue;
+            }
+            if let Some((scheme, _)) = link.split_once(':') {
+                if scheme.chars().all(|c| c.is_ascii_alphabetic()) {
+                    if offline && scheme != "data" && scheme != "file" {
+                        broken.push(format!("{page} -> {link} (scheme in offline bundle)"));
+                    }
+                    continue;
+                }
+            }
+            let (path, frag) = match link.split_once('#') {
+                Some((p, f)) => (p.to_string(), Some(f.to_string())),
+                None => (link.clone(), None),
+            };
+            let path = path.split('?').next().unwrap_or("").to_string();
+            let target = if path.is_empty() {
+                page.clone()
+            } else {
+                let joined = if let Some(abs) = path.strip_prefix('/') {
+                    PathBuf::from(abs)
+                } else {
+                    dir.join(&path)
+                };
+                let mut parts: Vec<String> = Vec::new();
+                for c in joined.components() {
+                    match c {
+                        std::path::Component::ParentDir => {
+                            if parts.pop().is_none() {
+                                broken.push(format!("{page} -> {link} (leaves the site)"));
+                            }
+                        }
+                        std::path::Component::Normal(s) => parts.push(s.to_string_lossy().into()),
+                        _ => {}
+                    }
+                }
+                let mut t = parts.join("/");
+                if path.ends_with('/') || t.is_empty() {
+                    if offline {
+                        broken.push(format!("{page} -> {link} (folder link offline)"));
+                    }
+                    if !t.is_empty() {
+                        t.push('/');
+                    }
+                    t.push_str("index.html");
+                }
+                t
+            };
+            if !all.contains(&target) {
+                broken.push(format!("{page} -> {link} (no file {target})"));
+                continue;
+            }
+            if let Some(f) = frag.filter(|f| !f.is_empty()) {
+                if target.ends_with(".html") {
+                    let set = ids
+                        .entry(target.clone())
+                        .or_insert_with(|| ids_of(&read(out, &target)));
+                    if !set.contains(&f) {
+                        broken.push(format!("{page} -> {link} (no id {f} in {target})"));
+                    }
+                }
+            }
+        }
+    }
+    broken
+}

@@ -1,0 +1,183 @@
+//! Incremental rebuilds (what `serve` does after a save): only pages that depend on the changed
+//! file are rewritten, and the result is byte for byte what a full build writes.
+
+mod common;
+use common::*;
+use errbook::rebuild::Live;
+use errbook::site::BuildOptions;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+fn copy_tree(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// The seed catalog plus an unrelated entry in another domain.
+fn site() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("content"), &t.path().join("content"));
+    copy_tree(&repo().join("themes"), &t.path().join("themes"));
+    std::fs::copy(repo().join("book.toml"), t.path().join("book.toml")).unwrap();
+    std::fs::create_dir_all(t.path().join("content/errors/numpy")).unwrap();
+    std::fs::write(
+        t.path().join("content/errors/numpy/axis-out-of-bounds.md"),
+        "# numpy.exceptions.AxisError: axis 2 is out of bounds for array of dimension 2\n\n\
+         - **ID:** `numpy/axis-out-of-bounds`\n- **Domain:** numpy\n- **Category:** shape_error\n\
+         - **Error Code:** `AXIS_OUT_OF_BOUNDS`\n- **Verification:** human_verified\n- **Fix Rate:** 99%\n\n\
+         ## Root Cause\n\nThe axis argument names a dimension the array does not have.\n\n\
+         ## Version Compatibility\n\n| Version | Status | Introduced | Deprecated |\n|---|---|---|---|\n| NumPy 1.26 | active | — | — |\n\n\
+         ## Workarounds\n\n1. **Check `arr.ndim` before reducing.** (99% success)\n\n\
+         ## Dead Ends\n\n- **Transposing the array** — the number of dimensions stays the same. (100% fail)\n",
+    )
+    .unwrap();
+    t
+}
+
+fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
+    files(dir)
+        .into_iter()
+        .map(|f| {
+            let p = dir.join(&f);
+            let m = std::fs::metadata(&p).unwrap().modified().unwrap();
+            (f, (std::fs::read(&p).unwrap(), m))
+        })
+        .collect()
+}
+
+fn full_build(root: &Path) -> (tempfile::TempDir, PathBuf) {
+    build(root, &[])
+}
+
+fn assert_same_as_full_build(root: &Path, out: &Path) {
+    let (_t, fresh) = full_build(root);
+    let a = snapshot(out);
+    let b = snapshot(&fresh);
+    let names_a: Vec<&String> = a.keys().collect();
+    let names_b: Vec<&String> = b.keys().collect();
+    assert_eq!(names_a, names_b, "same files");
+    for (k, (bytes, _)) in &a {
+        assert!(bytes == &b[k].0, "{k} differs from a full build");
+    }
+}
+
+#[test]
+fn one_changed_entry_rewrites_only_what_depends_on_it() {
+    let site = site();
+    let out = site.path().join("book");
+    let opts = BuildOptions {
+        dest: out.clone(),
+        ..Default::default()
+    };
+    let (mut live, _, _) = Live::start(site.path(), &opts).unwrap();
+    let before = snapshot(&out);
+    std::thread::sleep(std::time::Duration::from_millis(30));
+
+    let entry = site
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let src = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        src.replace(
+            "## Root Cause\n\n",
+            "## Root Cause\n\nIncrementally edited. ",
+        ),
+    )
+    .unwrap();
+    let (up, _) = live.update(&[entry.clone()]).unwrap();
+    assert!(!up.full);
+    let after = snapshot(&out);
+
+    let page = "errors/pytorch/dataset-worker-fork-cuda/index.html";
+    assert!(String::from_utf8_lossy(&after[page].0).contains("Incrementally edited."));
+    assert!(up.written.contains(&page.to_string()), "{:?}", up.written);
+    // The unrelated entry, its domain page and its JSON were not touched.
+    for f in [
+        "errors/numpy/axis-out-of-bounds/index.html",
+        "domains/numpy/index.html",
+        "categories/shape_error/index.html",
+        "api/errors/numpy/axis-out-of-bounds.json",
+        "theme/style.css",
+    ] {
+        assert_eq!(before[f].1, after[f].1, "{f} was rewritten");
+    }
+    assert!(up.written.len() < before.len() / 2, "{:?}", up.written);
+    assert_same_as_full_build(site.path(), &out);
+
+    // A new message and code: the lists, facet pages and catalog.json follow.
+    let other = site
+        .path()
+        .join("content/errors/numpy/axis-out-of-bounds.md");
+    let src = std::fs::read_to_string(&other).unwrap();
+    std::fs::write(
+        &other,
+        src.replace("axis 2 is out of bounds", "axis 3 is out of bounds")
+            .replace("AXIS_OUT_OF_BOUNDS", "AXIS_ERROR"),
+    )
+    .unwrap();
+    let (up, _) = live.update(&[other]).unwrap();
+    assert!(
+        up.written
+            .contains(&"codes/axis_error/index.html".to_string()),
+        "{:?}",
+        up.written
+    );
+    assert!(!out.join("codes/axis_out_of_bounds/index.html").exists());
+    assert_same_as_full_build(site.path(), &out);
+}
+
+#[test]
+fn added_removed_and_broken_files() {
+    let site = site();
+    let out = site.path().join("book");
+    let opts = BuildOptions {
+        dest: out.clone(),
+        ..Default::default()
+    };
+    let (mut live, _, _) = Live::start(site.path(), &opts).unwrap();
+
+    // A new article appears.
+    let art = site.path().join("content/articles/new-one.md");
+    std::fs::write(
+        &art,
+        "---\ntitle: \"A new one\"\ndate: \"2026-01-02\"\nid: \"new-one\"\n---\nText about numpy axes.\n",
+    )
+    .unwrap();
+    live.update(&[art.clone()]).unwrap();
+    assert!(out.join("articles/new-one/index.html").is_file());
+    assert_same_as_full_build(site.path(), &out);
+
+    // A broken edit fails and leaves the output as it was.
+    let before = snapshot(&out);
+    std::fs::write(&art, "---\ntitle: \"A new one\"\n").unwrap();
+    assert!(live.update(&[art.clone()]).is_err());
+    let after = snapshot(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+
+    // Removing the entry file removes its page and JSON (the failed file is retried too).
+    std::fs::remove_file(&art).unwrap();
+    let gone = site
+        .path()
+        .join("content/errors/numpy/axis-out-of-bounds.md");
+    std::fs::remove_file(&gone).unwrap();
+    live.update(&[gone]).unwrap();
+    assert!(!out
+        .join("errors/numpy/axis-out-of-bounds/index.html")
+        .exists());
+    assert!(!out.join("articles/new-one/index.html").exists());
+    assert_same_as_full_build(site.path(), &out);
+}

@@ -1,0 +1,148 @@
+//! `errbook serve` for real: it serves the built site on 127.0.0.1, answers folders with their
+//! index and unknown paths with 404.html, injects live reload, and rebuilds when a file changes
+//! (keeping the old site, and reporting the errors, when the change breaks the build).
+
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server(Child);
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn get(url: &str) -> (u16, String) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(40)))
+        .build()
+        .into();
+    let mut r = agent.get(url).call().expect("request");
+    let status = r.status().as_u16();
+    (status, r.body_mut().read_to_string().unwrap_or_default())
+}
+
+fn copy_site() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for dir in ["content", "themes"] {
+        for e in walkdir::WalkDir::new(repo().join(dir))
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let rel = e.path().strip_prefix(repo()).unwrap();
+            let to = t.path().join(rel);
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(&to).unwrap();
+            } else {
+                std::fs::copy(e.path(), &to).unwrap();
+            }
+        }
+    }
+    std::fs::copy(repo().join("book.toml"), t.path().join("book.toml")).unwrap();
+    t
+}
+
+#[test]
+fn serves_pages_and_rebuilds_on_change() {
+    let site = copy_site();
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_errbook"))
+        .arg("--root")
+        .arg(site.path())
+        .args(["serve", "-p", &port.to_string()])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _guard = Server(child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let line = rx
+            .recv_timeout(deadline - Instant::now())
+            .expect("serve started");
+        if line.contains("serving") {
+            break;
+        }
+    }
+    let base = format!("http://127.0.0.1:{port}");
+    let (s, home) = get(&format!("{base}/"));
+    assert_eq!(s, 200);
+    assert!(
+        home.contains("/__errbook/livereload.js"),
+        "live reload injected"
+    );
+    let (s, page) = get(&format!("{base}/errors/pytorch/dataset-worker-fork-cuda/"));
+    assert_eq!(s, 200);
+    assert!(page.contains("Cannot re-initialize CUDA in forked subprocess"));
+    let (s, nf) = get(&format!("{base}/no/such/page/"));
+    assert_eq!(s, 404);
+    assert!(nf.contains("Page not found"));
+    let (s, _) = get(&format!("{base}/../../etc/passwd"));
+    assert_eq!(s, 404);
+
+    let (_, state) = get(&format!("{base}/__errbook/reload"));
+    let gen0: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let gen0 = gen0["generation"].as_u64().unwrap();
+
+    // A good edit: the page changes.
+    let entry = site
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let src = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        src.replace("## Root Cause\n\n", "## Root Cause\n\nEDITED-MARKER "),
+    )
+    .unwrap();
+    let (_, state) = get(&format!("{base}/__errbook/reload?since={gen0}"));
+    let st: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert!(st["generation"].as_u64().unwrap() > gen0, "{state}");
+    let (_, page) = get(&format!("{base}/errors/pytorch/dataset-worker-fork-cuda/"));
+    assert!(page.contains("EDITED-MARKER"), "rebuilt page served");
+
+    // A bad edit: the old page stays, the errors are reported to the browser.
+    let gen1 = st["generation"].as_u64().unwrap();
+    std::fs::write(
+        &entry,
+        src.replace("**Fix Rate:** 90%", "**Fix Rate:** 190%"),
+    )
+    .unwrap();
+    let mut st = serde_json::Value::Null;
+    for _ in 0..3 {
+        let (_, state) = get(&format!("{base}/__errbook/reload?since={gen1}"));
+        st = serde_json::from_str(&state).unwrap();
+        if !st["errors"].as_str().unwrap_or("").is_empty() {
+            break;
+        }
+    }
+    let errors = st["errors"].as_str().unwrap();
+    assert!(
+        errors.contains("dataset-worker-fork-cuda.md:8:"),
+        "{errors}"
+    );
+    let (_, page) = get(&format!("{base}/errors/pytorch/dataset-worker-fork-cuda/"));
+    assert!(
+        page.contains("EDITED-MARKER"),
+        "previous build still served"
+    );
+}

@@ -1,0 +1,222 @@
+//! The site built from the seed catalog: every page of DESIGN.md's URL list exists, every
+//! internal link resolves, and the pages show what readers need.
+
+mod common;
+use common::*;
+
+const ENTRY: &str = "errors/pytorch/dataset-worker-fork-cuda/index.html";
+
+#[test]
+fn every_page_of_the_contract_exists() {
+    let (_t, out) = build(&repo(), &[]);
+    let files = files(&out);
+    for f in [
+        "index.html",
+        ENTRY,
+        "articles/why-am-i-getting-a-cuda-initialization-error/index.html",
+        "articles/how-to-use-multiprocessing-with-shared-memory-and/index.html",
+        "articles/why-does-torchutilsdatadataloader-with-cuda-and-numworkers-/index.html",
+        "domains/pytorch/index.html",
+        "categories/config_error/index.html",
+        "codes/cuda_error_not_initialized/index.html",
+        "domains/index.html",
+        "categories/index.html",
+        "codes/index.html",
+        "errors/index.html",
+        "articles/index.html",
+        "search/index.html",
+        "api/catalog.json",
+        "api/errors/pytorch/dataset-worker-fork-cuda.json",
+        "api/links.json",
+        "sitemap.xml",
+        "feed.xml",
+        "404.html",
+        "theme/style.css",
+        "theme/syntax-light.css",
+        "theme/syntax-dark.css",
+    ] {
+        assert!(files.contains(f), "missing {f}; have {files:#?}");
+    }
+}
+
+#[test]
+fn every_internal_link_resolves() {
+    let (_t, out) = build(&repo(), &[]);
+    let broken = broken_links(&out, false);
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn offline_bundle_names_files_and_leaves_nothing_out() {
+    let (_t, out) = build(&repo(), &["--offline"]);
+    let broken = broken_links(&out, true);
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    let home = read(&out, "index.html");
+    assert!(home.contains("href=\"errors/index.html\""), "{home}");
+}
+
+#[test]
+fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
+    let (_t, out) = build(&repo(), &[]);
+    let html = read(&out, ENTRY);
+    assert!(html.contains(
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the &#39;spawn&#39; start method."
+    ));
+    assert!(html.contains("data-copy=\"#message\""), "copy button");
+    for needle in [
+        "<code>pytorch/dataset-worker-fork-cuda</code>",
+        "<code>config_error</code>",
+        "<code>CUDA_ERROR_NOT_INITIALIZED</code>",
+        "<span class=\"rate\">90%</span>",
+        "<td>PyTorch 2.0.0</td>",
+        "<td>Ubuntu 22.04</td>",
+        "Why it fails:",
+        "60% fail",
+    ] {
+        assert!(html.contains(needle), "entry page lacks {needle}");
+    }
+    // Workarounds ranked by success rate: 95, then 90, then 85.
+    let pos = |s: &str| html.find(s).unwrap_or_else(|| panic!("no {s}"));
+    assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-3\""));
+    assert!(pos("id=\"workaround-3\"") < pos("id=\"workaround-2\""));
+    assert!(html.contains("style=\"width: 95%\""), "success bar");
+}
+
+#[test]
+fn article_page_has_metadata_toc_and_highlighted_code() {
+    let (_t, out) = build(&repo(), &[]);
+    let html = read(
+        &out,
+        "articles/why-am-i-getting-a-cuda-initialization-error/index.html",
+    );
+    assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
+    assert!(html.contains("class=\"toc\""), "table of contents");
+    assert!(html.contains("class=\"hl-"), "syntect classes");
+    assert!(
+        html.contains(
+            "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
+        ),
+        "bold labels get anchors"
+    );
+    assert!(
+        html.contains("href=\"#example-1-incorrect-initialization-error-prone\""),
+        "and a TOC line"
+    );
+}
+
+#[test]
+fn machine_readable_outputs_parse() {
+    let (_t, out) = build(&repo(), &[]);
+    let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
+    assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
+    assert_eq!(cat["articles"].as_array().unwrap().len(), 3);
+    let e: serde_json::Value = serde_json::from_str(&read(
+        &out,
+        "api/errors/pytorch/dataset-worker-fork-cuda.json",
+    ))
+    .unwrap();
+    assert_eq!(e["entry"]["workarounds"][0]["success_rate"], 95);
+    assert_eq!(e["entry"]["dead_ends"][1]["fail_rate"], 95);
+    let sitemap = read(&out, "sitemap.xml");
+    assert!(sitemap.contains(
+        "<loc>https://errbook.example.org/errors/pytorch/dataset-worker-fork-cuda/</loc>"
+    ));
+    assert!(!sitemap.contains("404"));
+    let feed = read(&out, "feed.xml");
+    assert!(feed.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\">"));
+    assert_eq!(feed.matches("<entry>").count(), 3);
+}
+
+#[test]
+fn no_page_requests_anything_outside_the_site() {
+    let (_t, out) = build(&repo(), &[]);
+    for f in files(&out).iter().filter(|f| f.ends_with(".html")) {
+        let html = read(&out, f);
+        for l in links_of(&html) {
+            assert!(
+                !(l.starts_with("http") || l.starts_with("//"))
+                    || l.starts_with("https://errbook.example.org/")
+                    || l.contains("/edit/"),
+                "{f} links outside: {l}"
+            );
+        }
+        assert!(!html.contains("<script src=\"http"), "{f}");
+    }
+}
+
+#[test]
+fn failed_build_leaves_previous_output_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("content/errors/pytorch")).unwrap();
+    std::fs::copy(repo().join("book.toml"), site.join("book.toml")).unwrap();
+    let src =
+        std::fs::read_to_string(repo().join("content/errors/pytorch/dataset-worker-fork-cuda.md"))
+            .unwrap();
+    let entry = site.join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    std::fs::write(&entry, &src).unwrap();
+    // The theme comes from the repo.
+    let theme = site.join("themes");
+    copy_dir(&repo().join("themes"), &theme);
+    let out = tmp.path().join("out");
+    errbook()
+        .arg("--root")
+        .arg(&site)
+        .args(["build", "-d"])
+        .arg(&out)
+        .assert()
+        .success();
+    let before: Vec<(String, Vec<u8>)> = files(&out)
+        .into_iter()
+        .map(|f| {
+            let b = std::fs::read(out.join(&f)).unwrap();
+            (f, b)
+        })
+        .collect();
+    std::fs::write(
+        &entry,
+        src.replace("**Fix Rate:** 90%", "**Fix Rate:** 190%"),
+    )
+    .unwrap();
+    let o = errbook()
+        .arg("--root")
+        .arg(&site)
+        .args(["build", "-d"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("dataset-worker-fork-cuda.md:8:"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    let after: Vec<(String, Vec<u8>)> = files(&out)
+        .into_iter()
+        .map(|f| {
+            let b = std::fs::read(out.join(&f)).unwrap();
+            (f, b)
+        })
+        .collect();
+    assert!(before == after, "the old output changed");
+    // No staging folder is left behind.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for e in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let rel = e.path().strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
