@@ -612,6 +612,34 @@ fn snippet_after_names_no_block() {
 }
 
 #[test]
+fn front_matter_duplicate_key() {
+    expect(
+        "front-matter-duplicate-key",
+        Expect {
+            at: "content/articles/bad.md:4:1",
+            code: "E-front-matter",
+            message: "front matter gives `title` twice",
+            line: Some("title: \"Second title\""),
+            hint: "keep one `title:` line",
+        },
+    );
+}
+
+#[test]
+fn entry_outside_a_domain_folder() {
+    expect(
+        "entry-outside-domain",
+        Expect {
+            at: "content/errors/bad.md:1:1",
+            code: "E-id-path",
+            message: "an entry file must be at content/errors/<domain>/<slug>.md",
+            line: Some("# ValueError: demo fixture error message"),
+            hint: "move the file to content/errors/demo/bad.md",
+        },
+    );
+}
+
+#[test]
 fn every_fixture_has_a_test() {
     // A fixture folder nobody asserts on is a case nobody checks.
     let src = include_str!("diagnostics.rs");

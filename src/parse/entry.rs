@@ -141,8 +141,18 @@ pub fn parse(
     // Title line.
     let message = match it.next() {
         Some(b) if b.kind == BlockKind::Heading(HeadingLevel::H1) => {
-            let line = &src[b.range.clone()];
-            line.trim_start_matches('#').trim().to_string()
+            // ATX (`# Title #`) or setext (`Title` over `=====`): the message is the text line.
+            let text = &src[b.range.clone()];
+            let first = text.lines().next().unwrap_or("").trim();
+            match first.strip_prefix('#') {
+                Some(rest) => rest
+                    .trim_start_matches('#')
+                    .trim()
+                    .trim_end_matches('#')
+                    .trim_end()
+                    .to_string(),
+                None => first.to_string(),
+            }
         }
         Some(b) => {
             cx.error(
@@ -232,20 +242,36 @@ pub fn parse(
             implied.clone().unwrap_or_default()
         }
     };
-    let (domain, slug) = match (implied.as_deref(), id.split_once('/')) {
-        (Some(imp), _) => {
+    let (domain, slug) = match implied.as_deref() {
+        Some(imp) => {
             let (d, s) = imp.split_once('/').expect("id_from_path gives domain/slug");
             (d.to_string(), s.to_string())
         }
-        (None, Some((d, s))) => (d.to_string(), s.to_string()),
-        (None, None) => {
+        None => {
+            // Not at content/errors/<domain>/<slug>.md: the path decides the URL, so say where
+            // the file belongs.
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let hint = match id.split_once('/') {
+                Some((d, s)) if !d.is_empty() && !s.is_empty() && !s.contains('/') => {
+                    format!("move the file to content/errors/{id}.md")
+                }
+                _ => {
+                    format!("move the file into a domain folder: content/errors/<domain>/{stem}.md")
+                }
+            };
             cx.error(
                 "E-id-path",
-                0..0,
-                "entries live at content/errors/<domain>/<slug>.md",
+                blocks[0].range.clone(),
+                "an entry file must be at content/errors/<domain>/<slug>.md",
             )
-            .hint = Some("move the file into a domain folder".into());
-            (String::new(), id.clone())
+            .hint = Some(hint);
+            match id.split_once('/') {
+                Some((d, s)) => (d.to_string(), s.to_string()),
+                None => (String::new(), id.clone()),
+            }
         }
     };
     match get("Domain") {
@@ -264,7 +290,14 @@ pub fn parse(
                 blocks[0].range.clone(),
                 "the entry has no `- **Domain:**` bullet",
             )
-            .hint = Some(format!("add `- **Domain:** {domain}`"));
+            .hint = Some(format!(
+                "add `- **Domain:** {}`",
+                if domain.is_empty() {
+                    "<domain>"
+                } else {
+                    &domain
+                }
+            ));
         }
     }
     let category = match get("Category") {
@@ -888,5 +921,42 @@ fn join_detail(a: &str, b: &str) -> String {
         (true, _) => b.to_string(),
         (_, true) => a.to_string(),
         _ => format!("{a}\n\n{b}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(rel: &str, text: &str) -> (Option<Entry>, Diagnostics) {
+        let mut d = Diagnostics::default();
+        let e = parse(Path::new(rel), &Arc::from(text), 300, &mut d);
+        (e, d)
+    }
+
+    const BODY: &str = "\n- **ID:** `demo/x`\n- **Domain:** demo\n- **Category:** c\n\n## Root Cause\n\nWhy.\n\n## Workarounds\n\n1. **Do it** (50% success)\n";
+
+    #[test]
+    fn setext_and_closed_atx_titles_give_the_message_line() {
+        for title in ["ValueError: x\n=============\n", "# ValueError: x ##\n"] {
+            let (e, d) = parse_str("content/errors/demo/x.md", &format!("{title}{BODY}"));
+            assert!(d.items.is_empty(), "{:?}", d.items);
+            assert_eq!(e.unwrap().message, "ValueError: x");
+        }
+    }
+
+    #[test]
+    fn loose_metadata_key_is_one_error_not_two() {
+        let text = format!(
+            "# E\n{}",
+            BODY.replace("- **Category:** c", "- Category: c")
+        );
+        let (e, d) = parse_str("content/errors/demo/x.md", &text);
+        assert!(e.is_none());
+        assert_eq!(d.items.len(), 1, "{:?}", d.items);
+        assert_eq!(
+            d.items[0].hint.as_deref(),
+            Some("write `- **Category:** c`")
+        );
     }
 }

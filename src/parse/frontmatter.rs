@@ -3,8 +3,9 @@
 
 use crate::diag::{Diagnostic, Diagnostics};
 use gray_matter::{engine::YAML, Matter, Pod};
+use regex::Regex;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// The YAML block of a file, if it has one.
 pub struct FrontMatter<'a> {
@@ -90,7 +91,28 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
         Err(e) => {
             let msg = e.to_string();
             let msg = msg.trim_start_matches("Deserialize error:").trim();
-            let (offset, what) = yaml_error_offset(&msg, yaml, yaml_start);
+            let (offset, what) = yaml_error_offset(msg, yaml, yaml_start);
+            // yaml-rust2 says `String("title"): duplicated key in mapping`.
+            static DUP_RE: LazyLock<Regex> = LazyLock::new(|| {
+                Regex::new(r#"^String\("((?:[^"\\]|\\.)*)"\): duplicated key"#)
+                    .expect("static regex")
+            });
+            if let Some(c) = DUP_RE.captures(&what) {
+                let key = &c[1];
+                let (ls, _) = crate::diag::line_bounds(src, crate::diag::line_col(src, offset).0);
+                diags.push(
+                    Diagnostic::error_at(
+                        "E-front-matter",
+                        path,
+                        src,
+                        ls,
+                        key.len(),
+                        format!("front matter gives `{key}` twice"),
+                    )
+                    .hint(format!("keep one `{key}:` line")),
+                );
+                return None;
+            }
             diags.push(
                 Diagnostic::error_at("E-front-matter", path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
                     .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes"),
