@@ -9,7 +9,9 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
     let state = crate::site::analyse(root, &cfg, true)?;
     state.diags.print();
-    let _ = links_of;
+    for f in links_of {
+        print!("{}", crate::link::explain::explain(&state, f));
+    }
     let (e, w) = (state.diags.error_count(), state.diags.warning_count());
     let entries = state.catalog.entries.len();
     let articles = state.catalog.articles.len();
