@@ -52,8 +52,37 @@ pub fn tokens(text: &str) -> Vec<Tok> {
         }
         i = end;
     }
+    // Units after a number vary with the number (`2.00 GiB`, `512.00 MiB`).
+    for k in 1..out.len() {
+        if out[k - 1].word == NUM && UNITS.contains(&out[k].word.as_str()) {
+            out[k].word = NUM.to_string();
+        }
+    }
+    out.dedup_by(|b, a| a.word == NUM && b.word == NUM && b.at > a.at);
     out
 }
+
+/// Units that follow numbers in messages.
+const UNITS: &[&str] = &[
+    "b",
+    "kb",
+    "kib",
+    "mb",
+    "mib",
+    "gb",
+    "gib",
+    "tb",
+    "tib",
+    "ms",
+    "s",
+    "sec",
+    "seconds",
+    "milliseconds",
+    "bytes",
+    "mhz",
+    "ghz",
+    "w",
+];
 
 fn is_path(chunk: &str) -> bool {
     let c = chunk.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '\\');

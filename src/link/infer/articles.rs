@@ -134,7 +134,11 @@ const PASSING: &[&str] = &[
 
 struct Found {
     template: usize,
+    /// Token range of the passage.
     start: usize,
+    hi: usize,
+    /// Template words covered.
+    n: usize,
     end: usize,
     quality: f64,
     what: &'static str,
@@ -257,21 +261,29 @@ fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link>
         found.push(Found {
             template: t as usize,
             start: lo,
+            hi,
+            n,
             end,
             quality,
             what,
         });
     }
-    // Two entries with similar messages: a passage goes to the template it matches best.
-    found.sort_by(|a, b| b.quality.total_cmp(&a.quality).then(a.start.cmp(&b.start)));
+    // Two entries with similar messages: a passage goes to the template it matches best, and
+    // among equally good ones to the longest (the quoted message, not one contained in it).
+    found.sort_by(|a, b| {
+        b.quality
+            .total_cmp(&a.quality)
+            .then(b.n.cmp(&a.n))
+            .then(a.start.cmp(&b.start))
+    });
     let mut kept: Vec<Found> = Vec::new();
     for f in found {
         let beaten = kept.iter().any(|k| {
-            k.start < toks.len()
-                && f.start <= k.start + 2
-                && k.start <= f.start + 2
-                && ix.templates[k.template].entry != ix.templates[f.template].entry
-                && k.quality > f.quality + 0.02
+            let overlap = f.start < k.hi && k.start < f.hi;
+            let same = ix.templates[k.template].entry == ix.templates[f.template].entry;
+            overlap
+                && (k.quality > f.quality + 0.02
+                    || (k.quality >= f.quality - 0.02 && (k.n > f.n || same)))
         });
         if !beaten {
             kept.push(f);
@@ -307,12 +319,15 @@ fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link>
     // Error codes, as whole words.
     for t in code_words(src, fm_end) {
         if let Some(es) = ix.codes.get(t.0) {
-            let place = if text::line_of(src, t.1) < text::line_of(src, fm_end) {
+            let place = if t.1 < fm_end {
                 Place::Title
             } else {
                 let line = text::line_of(src, t.1);
+                let ls = src[..t.1].rfind('\n').map(|i| i + 1).unwrap_or(0);
                 if code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
                     Place::Code
+                } else if src[ls..].starts_with('#') {
+                    Place::Heading
                 } else {
                     Place::Prose
                 }

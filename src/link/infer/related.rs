@@ -128,7 +128,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
                     signal: format!("same error code `{}`", ca.trim_matches('`')),
                     excerpt: ca.trim_matches('`').to_string(),
                     line: None,
-                    weight: (0.45 * (10.0 / share as f64).min(1.0) * 100.0).round() / 100.0,
+                    weight: (0.6 * (3.0 / share as f64).min(1.0) * 100.0).round() / 100.0,
                 });
             }
         }
@@ -136,7 +136,10 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
         if !inter.is_empty() {
             let wi: f64 = inter.iter().map(|w| idf(w)).sum();
             let wu: f64 = msg[a].union(&msg[b]).map(|w| idf(w)).sum();
-            let j = wi / wu.max(1e-9);
+            let wa: f64 = msg[a].iter().map(|w| idf(w)).sum();
+            let wb: f64 = msg[b].iter().map(|w| idf(w)).sum();
+            // Jaccard and containment (one message is the other plus a detail), averaged.
+            let j = (wi / wu.max(1e-9) + wi / wa.min(wb).max(1e-9)) / 2.0;
             if j > 0.1 {
                 ev.push(Evidence {
                     signal: "similar message wording".into(),
@@ -146,7 +149,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
                         .collect::<Vec<_>>()
                         .join(" "),
                     line: None,
-                    weight: (0.7 * j * 100.0).round() / 100.0,
+                    weight: (0.8 * j * 100.0).round() / 100.0,
                 });
             }
         }
