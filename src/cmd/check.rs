@@ -27,7 +27,9 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     };
     let state = crate::site::analyse(root, &cfg, true)?;
     state.diags.print();
-    let _ = links_of;
+    for f in links_of {
+        print!("{}", crate::link::explain::explain(&state, f));
+    }
     eprintln!(
         "{}",
         summary(
