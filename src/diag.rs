@@ -183,7 +183,6 @@ impl fmt::Display for Diagnostic {
 struct MietteReport {
     message: String,
     severity: miette::Severity,
-    code: &'static str,
     src: Option<NamedSource<String>>,
     span: SourceSpan,
     label: Option<String>,
@@ -198,7 +197,6 @@ impl From<&Diagnostic> for MietteReport {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            code: d.code,
             src: d
                 .source
                 .as_ref()
@@ -215,9 +213,6 @@ impl From<&Diagnostic> for MietteReport {
 }
 
 impl miette::Diagnostic for MietteReport {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.code))
-    }
     fn severity(&self) -> Option<miette::Severity> {
         Some(self.severity)
     }
