@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
-    let state = crate::site::analyse(root, &cfg, true)?;
+    let mut state = crate::site::analyse(root, &cfg, true)?;
+    let records = crate::verify::records::check_records(root, &state, &cfg);
+    state.diags.extend(records);
     state.diags.print();
     let _ = links_of;
     let (e, w) = (state.diags.error_count(), state.diags.warning_count());
