@@ -97,7 +97,7 @@ pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
     }
     let how = o.describe();
     match claim {
-        Claim::Runs if !o.failed() => (Verdict::Confirmed, format!("Ran cleanly: {how}.")),
+        Claim::Runs if !o.failed() => (Verdict::Confirmed, format!("Ran cleanly: {how}")),
         Claim::Runs => (
             Verdict::Contradicted,
             format!("Claimed to run cleanly, but it {how}."),
@@ -111,11 +111,11 @@ pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
                 .all()
                 .any(|e| matches(e, exception.as_deref(), message.as_deref()));
             if hit || (exception.is_none() && message.is_none()) {
-                (Verdict::Confirmed, format!("Failed as claimed: it {how}."))
+                (Verdict::Confirmed, format!("Failed as claimed: it {how}"))
             } else {
                 (
                     Verdict::DifferentError,
-                    format!("Claimed to {}, but it {how}.", claim.describe()),
+                    format!("Claimed: {}; but it {how}.", claim.describe()),
                 )
             }
         }
