@@ -25,7 +25,9 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
         }
         Err(e) => return Err(e),
     };
-    let state = crate::site::analyse(root, &cfg, true)?;
+    let mut state = crate::site::analyse(root, &cfg, true)?;
+    let records = crate::verify::records::check_records(root, &state, &cfg);
+    state.diags.extend(records);
     state.diags.print();
     for f in links_of {
         print!("{}", crate::link::explain::explain(&state, f));
