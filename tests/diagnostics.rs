@@ -847,3 +847,18 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn bad_book_toml_fails_check_with_its_location() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("book.toml"), "[site]\ntitel = \"x\"\n").unwrap();
+    let (status, err) = check(tmp.path());
+    assert_eq!(status, 1, "{err}");
+    assert!(err.contains("error[E-config]: "), "{err}");
+    assert!(err.contains("line 2, column 1"), "{err}");
+    assert!(err.contains("unknown field `titel`"), "{err}");
+    assert!(
+        err.contains("check: 1 error in book.toml; the content was not checked"),
+        "{err}"
+    );
+}

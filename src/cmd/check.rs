@@ -41,11 +41,12 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
             state.catalog.articles.len()
         )
     );
-    Ok(if state.diags.has_errors() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(status(&state.diags)))
+}
+
+/// 1 when any diagnostic is an error; warnings alone do not fail.
+pub fn status(diags: &Diagnostics) -> u8 {
+    u8::from(diags.has_errors())
 }
 
 /// `check: 2 errors, 1 warning in 5 files (3 entries and 1 article parsed)`, or
@@ -82,6 +83,20 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warnings_do_not_fail() {
+        use crate::diag::{Diagnostic, Severity};
+        let src: std::sync::Arc<str> = std::sync::Arc::from("x\n");
+        let p = Path::new("a.md");
+        let mut d = Diagnostics::default();
+        d.push(Diagnostic::warning_at("E-x", p, &src, 0, 1, "w"));
+        assert_eq!(status(&d), 0);
+        assert!(summary(&d, 1, 1, 0).starts_with("check: ok, 1 warning in 1 file"));
+        d.push(Diagnostic::at(Severity::Error, "E-y", p, &src, 0, 1, "e"));
+        assert_eq!(status(&d), 1);
+        assert!(summary(&d, 1, 0, 0).starts_with("check: 1 error, 1 warning in 1 file"));
+    }
 
     #[test]
     fn summary_counts_and_plurals() {
