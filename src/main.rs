@@ -46,7 +46,7 @@ enum Command {
     /// Report every diagnostic; write nothing; exit non-zero on errors.
     Check {
         /// List the inferred links of these files with their evidence.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", num_args = 1..)]
         links: Vec<PathBuf>,
     },
     /// Run the runnable snippets and record the results.

@@ -2,6 +2,15 @@
 //! Markdown links to content) are checked; the rest are inferred with evidence and a score.
 //!
 //! Every later stage reads the graph through the query methods below.
+//!
+//! Submodules: `explicit` (references authors write, checked), `infer/*` (one file per kind of
+//! inferred link), `text` and `code` (what matching compares), `explain` (`check --links`).
+
+pub mod code;
+pub mod explain;
+pub mod explicit;
+pub mod infer;
+pub mod text;
 
 use crate::config::Config;
 use crate::diag::Diagnostics;
@@ -92,6 +101,27 @@ pub struct Link {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Graph {
     pub links: Vec<Link>,
+    /// Inferred candidates left out (below the threshold, or rejected by an author), for
+    /// `errbook check --links`. Not part of the site.
+    #[serde(skip)]
+    pub review: Vec<Review>,
+    /// The threshold the inferred links passed.
+    #[serde(skip)]
+    pub threshold: f64,
+}
+
+/// Why an inferred candidate is not in the graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Left {
+    BelowThreshold,
+    Rejected,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Review {
+    pub link: Link,
+    pub why: Left,
 }
 
 impl Graph {
@@ -180,7 +210,8 @@ impl Graph {
 }
 
 /// Build the graph: explicit links (checked, broken ones are errors) and, if `infer`, inferred
-/// links above `cfg.link.threshold`.
+/// links scoring at least `cfg.link.threshold`, with the authors' `links: {confirm, reject}`
+/// applied.
 pub fn link(
     catalog: &Catalog,
     files: &[SourceFile],
@@ -188,26 +219,298 @@ pub fn link(
     infer: bool,
     diags: &mut Diagnostics,
 ) -> Graph {
-    let _ = (files, cfg, infer, diags);
+    use std::collections::HashMap;
     let mut g = Graph::default();
-    for a in &catalog.articles {
-        for e in &a.errors {
-            if catalog.entry(e).is_some() {
-                g.links.push(Link {
-                    from: Node::Article { id: a.id.clone() },
-                    to: Node::Entry { id: e.clone() },
-                    kind: LinkKind::Discusses,
-                    origin: Origin::Explicit,
-                    score: 1.0,
-                    evidence: vec![],
-                });
+    let explicit = explicit::check(catalog, files, diags);
+    let threshold = cfg.link.threshold;
+    g.threshold = threshold;
+    let decide = Decisions::new(catalog);
+
+    // Article <-> entry.
+    let mut candidates: Vec<Link> = Vec::new();
+    if infer {
+        let sources: HashMap<&std::path::Path, &str> =
+            files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
+        let ix = infer::articles::Index::new(catalog);
+        candidates.extend(infer::articles::infer(catalog, &ix, &sources));
+        candidates.extend(infer::related::infer(catalog));
+    }
+    let mut links = explicit;
+    decide.apply(candidates, &mut links, &mut g.review, threshold);
+    decide.add_confirmed_without_candidate(catalog, &mut links);
+
+    // Code examples, for the pages now linked to each entry.
+    if infer {
+        let mut pages: HashMap<&str, Vec<PageRef>> = HashMap::new();
+        for l in &links {
+            if let (LinkKind::Discusses, Node::Article { id: a }, Node::Entry { id: e }) =
+                (l.kind, &l.from, &l.to)
+            {
+                let v = pages.entry(e.as_str()).or_default();
+                let p = PageRef {
+                    kind: PageKind::Article,
+                    id: a.clone(),
+                };
+                if !v.contains(&p) {
+                    v.push(p);
+                }
             }
         }
+        let mut snips = Vec::new();
+        for (i, e) in catalog.entries.iter().enumerate() {
+            if let Some(p) = pages.get(e.id.as_str()) {
+                snips.extend(infer::snippets::infer(catalog, i, p));
+            }
+        }
+        decide.apply(snips, &mut links, &mut g.review, threshold);
     }
+    decide.add_confirmed_snippets(catalog, &mut links);
+    g.links = links;
     g.sort();
+    g.review
+        .sort_by(|a, b| b.link.score.total_cmp(&a.link.score));
     g
 }
 
+/// Every `links: {confirm, reject}` item of the catalog, parsed, by page.
+struct Decisions<'a> {
+    catalog: &'a Catalog,
+    /// (page, key, confirm?)
+    items: Vec<(PageRef, explicit::Key, bool)>,
+}
+
+impl<'a> Decisions<'a> {
+    fn new(catalog: &'a Catalog) -> Decisions<'a> {
+        let mut items = Vec::new();
+        let pages = catalog
+            .articles
+            .iter()
+            .map(|a| (PageKind::Article, &a.id, &a.links))
+            .chain(
+                catalog
+                    .entries
+                    .iter()
+                    .map(|e| (PageKind::Entry, &e.id, &e.links)),
+            );
+        for (kind, id, lo) in pages {
+            for (items_of, confirm) in [(&lo.confirm, true), (&lo.reject, false)] {
+                for raw in items_of {
+                    // Broken items were reported by `explicit::check`.
+                    if let Ok(k) = explicit::parse_key(catalog, raw) {
+                        items.push((
+                            PageRef {
+                                kind,
+                                id: id.clone(),
+                            },
+                            k,
+                            confirm,
+                        ));
+                    }
+                }
+            }
+        }
+        Decisions { catalog, items }
+    }
+
+    /// The author's decision on a candidate: Some(true) confirmed, Some(false) rejected.
+    fn on(&self, l: &Link) -> Option<bool> {
+        let catalog = self.catalog;
+        use explicit::Target as T;
+        let snippet_id = |page: &PageRef, index: usize| -> Option<String> {
+            let s = match page.kind {
+                PageKind::Article => catalog.article(&page.id)?.snippets.get(index)?,
+                PageKind::Entry => catalog.entry(&page.id)?.snippets.get(index)?,
+            };
+            Some(s.id.clone())
+        };
+        let mut verdict = None;
+        for (page, k, confirm) in &self.items {
+            let hit = match (&l.kind, &l.from, &l.to, &k.target) {
+                (LinkKind::Discusses, Node::Article { id: a }, Node::Entry { id: e }, t) => {
+                    (page.kind == PageKind::Article
+                        && &page.id == a
+                        && matches!(t, T::Entry(x) if x == e))
+                        || (page.kind == PageKind::Entry
+                            && &page.id == e
+                            && matches!(t, T::Article(x) if x == a))
+                }
+                (LinkKind::Related, Node::Entry { id: a }, Node::Entry { id: b }, T::Entry(x)) => {
+                    page.kind == PageKind::Entry
+                        && ((&page.id == a && x == b) || (&page.id == b && x == a))
+                }
+                (
+                    LinkKind::Applies | LinkKind::DeadEnd,
+                    Node::Snippet { page: p, index },
+                    Node::Workaround { entry, number } | Node::DeadEnd { entry, number },
+                    t,
+                ) => {
+                    let same_part = match t {
+                        T::Workaround(e, n) => {
+                            l.kind == LinkKind::Applies && e == entry && n == number
+                        }
+                        T::DeadEnd(e, n) => {
+                            l.kind == LinkKind::DeadEnd && e == entry && n == number
+                        }
+                        _ => false,
+                    };
+                    p == page
+                        && same_part
+                        && match &k.snippet {
+                            None => true,
+                            Some(sid) => snippet_id(p, *index).as_deref() == Some(sid.as_str()),
+                        }
+                }
+                _ => false,
+            };
+            if hit {
+                // A rejection wins over a confirmation.
+                verdict = Some(verdict.unwrap_or(true) && *confirm);
+            }
+        }
+        verdict
+    }
+
+    /// Sort candidates into `links` (kept) and `review` (left out). A candidate for a pair that
+    /// already has an explicit link adds its evidence to it.
+    fn apply(
+        &self,
+        cands: Vec<Link>,
+        links: &mut Vec<Link>,
+        review: &mut Vec<Review>,
+        threshold: f64,
+    ) {
+        for mut c in cands {
+            if let Some(x) = links.iter_mut().find(|x| same_pair(x, &c)) {
+                if x.evidence.is_empty() {
+                    x.evidence = std::mem::take(&mut c.evidence);
+                }
+                continue;
+            }
+            match self.on(&c) {
+                Some(false) => review.push(Review {
+                    link: c,
+                    why: Left::Rejected,
+                }),
+                Some(true) => {
+                    c.origin = Origin::Confirmed;
+                    links.push(c);
+                }
+                None if c.score >= threshold => links.push(c),
+                None => {
+                    if c.score >= threshold / 3.0 {
+                        review.push(Review {
+                            link: c,
+                            why: Left::BelowThreshold,
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// `confirm:` items naming an entry, article or related entry that inference did not
+    /// propose: the author's word is enough.
+    fn add_confirmed_without_candidate(&self, catalog: &Catalog, links: &mut Vec<Link>) {
+        use explicit::Target as T;
+        for (page, k, confirm) in &self.items {
+            if !confirm || k.snippet.is_some() {
+                continue;
+            }
+            let (from, to, kind) = match (page.kind, &k.target) {
+                (PageKind::Article, T::Entry(e)) => (
+                    Node::Article {
+                        id: page.id.clone(),
+                    },
+                    Node::Entry { id: e.clone() },
+                    LinkKind::Discusses,
+                ),
+                (PageKind::Entry, T::Article(a)) => (
+                    Node::Article { id: a.clone() },
+                    Node::Entry {
+                        id: page.id.clone(),
+                    },
+                    LinkKind::Discusses,
+                ),
+                (PageKind::Entry, T::Entry(e)) if *e != page.id => (
+                    Node::Entry {
+                        id: page.id.clone(),
+                    },
+                    Node::Entry { id: e.clone() },
+                    LinkKind::Related,
+                ),
+                _ => continue,
+            };
+            let l = Link {
+                from,
+                to,
+                kind,
+                origin: Origin::Confirmed,
+                score: 1.0,
+                evidence: vec![],
+            };
+            if !links.iter().any(|x| same_pair(x, &l)) {
+                links.push(l);
+            }
+        }
+        let _ = catalog;
+    }
+
+    /// `confirm: ["<snippet-id> -> entry#dead-end-N"]` with no candidate: link that block.
+    fn add_confirmed_snippets(&self, catalog: &Catalog, links: &mut Vec<Link>) {
+        use explicit::Target as T;
+        for (page, k, confirm) in &self.items {
+            let Some(sid) = &k.snippet else { continue };
+            if !confirm {
+                continue;
+            }
+            let snippets = match page.kind {
+                PageKind::Article => catalog.article(&page.id).map(|a| &a.snippets),
+                PageKind::Entry => catalog.entry(&page.id).map(|e| &e.snippets),
+            };
+            let Some(s) = snippets.and_then(|v| v.iter().find(|s| &s.id == sid)) else {
+                continue;
+            };
+            let (to, kind) = match &k.target {
+                T::Workaround(e, n) => (
+                    Node::Workaround {
+                        entry: e.clone(),
+                        number: *n,
+                    },
+                    LinkKind::Applies,
+                ),
+                T::DeadEnd(e, n) => (
+                    Node::DeadEnd {
+                        entry: e.clone(),
+                        number: *n,
+                    },
+                    LinkKind::DeadEnd,
+                ),
+                _ => continue,
+            };
+            let l = Link {
+                from: Node::Snippet {
+                    page: page.clone(),
+                    index: s.index,
+                },
+                to,
+                kind,
+                origin: Origin::Confirmed,
+                score: 1.0,
+                evidence: vec![],
+            };
+            if !links.iter().any(|x| same_pair(x, &l)) {
+                links.push(l);
+            }
+        }
+    }
+}
+
+/// Do two links join the same two nodes with the same kind (related links either way)?
+fn same_pair(a: &Link, b: &Link) -> bool {
+    a.kind == b.kind
+        && ((a.from == b.from && a.to == b.to)
+            || (a.kind == LinkKind::Related && a.from == b.to && a.to == b.from))
+}
 /// Resolve a Markdown link to other content (Zola-style `@/errors/pytorch/x.md`,
 /// `@/articles/a.md`, or a bare ID `@/pytorch/x`) to the target's site path (`errors/pytorch/x/`,
 /// see `crate::urls`), keeping a `#fragment`. `None` when `href` is not a content link or names
@@ -234,4 +537,94 @@ pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
         Some(f) => format!("{site}#{f}"),
         None => site,
     })
+}
+
+/// `resolve_href`, also for relative links to content from the page whose source is `source`
+/// (`../errors/pytorch/x.md` from `content/articles/a.md`).
+pub fn resolve_href_from(
+    catalog: &Catalog,
+    source: &std::path::Path,
+    href: &str,
+) -> Option<String> {
+    if href.starts_with("@/") {
+        return resolve_href(catalog, href);
+    }
+    let rel = explicit::relative_target(source, href)?;
+    let frag = href
+        .split_once('#')
+        .map(|(_, f)| format!("#{f}"))
+        .unwrap_or_default();
+    resolve_href(catalog, &format!("@/{rel}.md{frag}"))
+}
+
+/// The graph as JSON for `/api/links.json`: every link with its endpoints' titles and site
+/// paths, its kind, origin, score and evidence.
+pub fn graph_json(graph: &Graph, catalog: &Catalog) -> serde_json::Value {
+    let node = |n: &Node| -> serde_json::Value {
+        let mut v = serde_json::to_value(n).unwrap_or_default();
+        let (title, path) = match n {
+            Node::Entry { id } => (
+                catalog.entry(id).map(|e| e.message.clone()),
+                Some(crate::urls::entry(id)),
+            ),
+            Node::Article { id } => (
+                catalog.article(id).map(|a| a.title.clone()),
+                Some(crate::urls::article(id)),
+            ),
+            Node::Workaround { entry, number } => (
+                catalog.entry(entry).and_then(|e| {
+                    e.workarounds
+                        .iter()
+                        .find(|w| w.number == *number)
+                        .map(|w| w.summary.clone())
+                }),
+                Some(format!("{}#workaround-{number}", crate::urls::entry(entry))),
+            ),
+            Node::DeadEnd { entry, number } => (
+                catalog.entry(entry).and_then(|e| {
+                    e.dead_ends
+                        .iter()
+                        .find(|d| d.number == *number)
+                        .map(|d| d.summary.clone())
+                }),
+                Some(format!("{}#dead-end-{number}", crate::urls::entry(entry))),
+            ),
+            Node::Snippet { page, index } => {
+                let s = match page.kind {
+                    PageKind::Article => catalog
+                        .article(&page.id)
+                        .and_then(|a| a.snippets.get(*index)),
+                    PageKind::Entry => catalog.entry(&page.id).and_then(|e| e.snippets.get(*index)),
+                };
+                let base = match page.kind {
+                    PageKind::Article => crate::urls::article(&page.id),
+                    PageKind::Entry => crate::urls::entry(&page.id),
+                };
+                (
+                    s.map(|s| s.label.clone().unwrap_or_else(|| s.id.clone())),
+                    s.map(|s| format!("{base}#{}", s.id)),
+                )
+            }
+        };
+        if let Some(o) = v.as_object_mut() {
+            o.insert("title".into(), title.into());
+            o.insert("path".into(), path.into());
+        }
+        v
+    };
+    let links: Vec<serde_json::Value> = graph
+        .links
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "from": node(&l.from),
+                "to": node(&l.to),
+                "kind": l.kind,
+                "origin": l.origin,
+                "score": l.score,
+                "evidence": l.evidence,
+            })
+        })
+        .collect();
+    serde_json::json!({ "links": links })
 }

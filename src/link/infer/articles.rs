@@ -1,0 +1,437 @@
+//! Article <-> entry: an entry's message (and its `aliases`) found in an article's title, prose
+//! or code, as a *template* (see `text::tokens`), its error code found as a word, and its
+//! exception type as support. Cost: one hash-map index of every template's trigrams, then one
+//! pass over each article's tokens; no entry x article loop.
+
+use crate::link::text::{self, gram_hash, Tok};
+use crate::link::{Evidence, Link, LinkKind, Node, Origin};
+use crate::model::{Article, Catalog};
+use std::collections::HashMap;
+
+/// A trigram shared by more templates than this says nothing about which one is meant.
+const MAX_POSTINGS: usize = 64;
+/// A matched run must cover at least this many template words.
+const MIN_RUN: usize = 5;
+
+struct Template {
+    entry: usize,
+    words: Vec<String>,
+    /// Words of the first sentence (the headline people quote).
+    headline: usize,
+    alias: bool,
+}
+
+/// The catalog's message templates and codes, indexed once.
+pub struct Index {
+    templates: Vec<Template>,
+    grams: HashMap<u64, Vec<(u32, u32)>>,
+    codes: HashMap<String, Vec<usize>>,
+}
+
+impl Index {
+    pub fn new(catalog: &Catalog) -> Index {
+        let mut templates = Vec::new();
+        for (i, e) in catalog.entries.iter().enumerate() {
+            let msgs =
+                std::iter::once((&e.message, false)).chain(e.aliases.iter().map(|a| (a, true)));
+            for (m, alias) in msgs {
+                // The exception prefix is its own signal; the template is the message after it.
+                let body = match &e.exception {
+                    Some(x) => m
+                        .strip_prefix(x.as_str())
+                        .map(|r| r.trim_start_matches(':').trim_start())
+                        .unwrap_or(m),
+                    None => m,
+                };
+                let words = text::words_of(body);
+                if words.len() < 3 {
+                    continue;
+                }
+                let head_end = body
+                    .find(". ")
+                    .map(|k| text::words_of(&body[..k]).len())
+                    .unwrap_or(words.len())
+                    .max(1);
+                templates.push(Template {
+                    entry: i,
+                    words,
+                    headline: head_end,
+                    alias,
+                });
+            }
+        }
+        let mut grams: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
+        for (t, tpl) in templates.iter().enumerate() {
+            for p in 0..tpl.words.len().saturating_sub(2) {
+                grams
+                    .entry(gram_hash(&tpl.words[p..p + 3]))
+                    .or_default()
+                    .push((t as u32, p as u32));
+            }
+        }
+        let mut codes: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, e) in catalog.entries.iter().enumerate() {
+            if let Some(c) = &e.error_code {
+                let c = c.trim_matches('`').trim();
+                if c.len() >= 4 {
+                    codes.entry(c.to_string()).or_default().push(i);
+                }
+            }
+        }
+        Index {
+            templates,
+            grams,
+            codes,
+        }
+    }
+}
+
+/// Where in an article a passage is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Place {
+    Title,
+    Heading,
+    Code,
+    Prose,
+}
+
+impl Place {
+    fn weight(self) -> f64 {
+        match self {
+            Place::Title | Place::Heading => 0.9,
+            Place::Code => 0.85,
+            Place::Prose => 0.7,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Place::Title => "title",
+            Place::Heading => "heading",
+            Place::Code => "code",
+            Place::Prose => "prose",
+        }
+    }
+}
+
+/// Words around a mention that say the article is about something else ("unlike the
+/// `X` error, ...").
+const PASSING: &[&str] = &[
+    "unlike",
+    "not to be confused",
+    "as opposed to",
+    "different from",
+    "differs from",
+    "in contrast",
+    "rather than",
+    "instead of",
+    "unrelated",
+    "not the same",
+    "not related",
+    "see also",
+    "another error",
+    "a different error",
+];
+
+struct Found {
+    template: usize,
+    /// Token range of the passage.
+    start: usize,
+    hi: usize,
+    /// Template words covered.
+    n: usize,
+    end: usize,
+    quality: f64,
+    what: &'static str,
+}
+
+/// Discusses-candidates for every article, any score (the caller applies the threshold).
+pub fn infer(
+    catalog: &Catalog,
+    ix: &Index,
+    sources: &HashMap<&std::path::Path, &str>,
+) -> Vec<Link> {
+    use rayon::prelude::*;
+    catalog
+        .articles
+        .par_iter()
+        .flat_map_iter(|a| {
+            let src = sources.get(a.source.as_path()).copied().unwrap_or("");
+            infer_one(catalog, ix, a, src)
+        })
+        .collect()
+}
+
+fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link> {
+    // Scan the file (title line in the front matter, then the body) once.
+    let fm_end = crate::link::explicit::front_matter_end(src);
+    let title_at = src[..fm_end].find("title:").unwrap_or(0);
+    let title_end = src[title_at..]
+        .find('\n')
+        .map(|i| title_at + i)
+        .unwrap_or(fm_end);
+    let mut toks: Vec<Tok> = text::tokens(&src[title_at..title_end])
+        .into_iter()
+        .map(|t| Tok {
+            at: t.at + title_at,
+            ..t
+        })
+        .filter(|t| t.word != "title")
+        .collect();
+    let n_title = toks.len();
+    toks.push(Tok {
+        word: "\u{0}".into(),
+        at: title_end,
+    });
+    toks.extend(text::tokens(&src[fm_end..]).into_iter().map(|t| Tok {
+        at: t.at + fm_end,
+        ..t
+    }));
+    let code_lines = code_line_ranges(a);
+    let place_of = |k: usize, at: usize| {
+        if k < n_title {
+            return Place::Title;
+        }
+        let line = text::line_of(src, at);
+        if code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
+            return Place::Code;
+        }
+        let ls = src[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        if src[ls..].starts_with('#') {
+            Place::Heading
+        } else {
+            Place::Prose
+        }
+    };
+
+    // Seeds: trigram hits grouped by (template, diagonal).
+    let mut hits: HashMap<(u32, i64), Vec<(usize, usize)>> = HashMap::new();
+    for i in 0..toks.len().saturating_sub(2) {
+        let key = [
+            toks[i].word.clone(),
+            toks[i + 1].word.clone(),
+            toks[i + 2].word.clone(),
+        ];
+        let Some(post) = ix.grams.get(&gram_hash(&key)) else {
+            continue;
+        };
+        if post.len() > MAX_POSTINGS {
+            continue;
+        }
+        for &(t, p) in post {
+            if ix.templates[t as usize].words[p as usize..p as usize + 3] != key {
+                continue; // hash collision
+            }
+            hits.entry((t, i as i64 - p as i64))
+                .or_default()
+                .push((i, p as usize));
+        }
+    }
+    // Each diagonal is one passage; coverage = template words covered by the trigrams.
+    let mut found: Vec<Found> = Vec::new();
+    for ((t, _), hs) in hits {
+        let tpl = &ix.templates[t as usize];
+        let mut covered = vec![false; tpl.words.len()];
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        for &(i, p) in &hs {
+            for c in covered.iter_mut().skip(p).take(3) {
+                *c = true;
+            }
+            lo = lo.min(i);
+            hi = hi.max(i + 3);
+        }
+        let n = covered.iter().filter(|c| **c).count();
+        if n < MIN_RUN.min(tpl.words.len()) {
+            continue;
+        }
+        let full = n as f64 / tpl.words.len() as f64;
+        let head = covered[..tpl.headline.min(covered.len())]
+            .iter()
+            .all(|c| *c);
+        let (quality, what) = if full >= 0.999 {
+            (1.0, "message")
+        } else if head && tpl.headline >= MIN_RUN {
+            (0.85_f64.max(full), "message headline")
+        } else {
+            (full * 0.9, "part of the message")
+        };
+        let end = toks
+            .get(hi - 1)
+            .map(|t| t.at + t.word.len())
+            .unwrap_or(src.len());
+        found.push(Found {
+            template: t as usize,
+            start: lo,
+            hi,
+            n,
+            end,
+            quality,
+            what,
+        });
+    }
+    // Two entries with similar messages: a passage goes to the template it matches best, and
+    // among equally good ones to the longest (the quoted message, not one contained in it).
+    found.sort_by(|a, b| {
+        b.quality
+            .total_cmp(&a.quality)
+            .then(b.n.cmp(&a.n))
+            .then(a.start.cmp(&b.start))
+    });
+    let mut kept: Vec<Found> = Vec::new();
+    for f in found {
+        let beaten = kept.iter().any(|k| {
+            let overlap = f.start < k.hi && k.start < f.hi;
+            let same = ix.templates[k.template].entry == ix.templates[f.template].entry;
+            overlap
+                && (k.quality > f.quality + 0.02
+                    || (k.quality >= f.quality - 0.02 && (k.n > f.n || same)))
+        });
+        if !beaten {
+            kept.push(f);
+        }
+    }
+
+    // Evidence per entry.
+    let mut per: HashMap<usize, Vec<Evidence>> = HashMap::new();
+    for f in &kept {
+        let tpl = &ix.templates[f.template];
+        let at = toks[f.start].at;
+        let place = place_of(f.start, at);
+        let ex = text::excerpt(src, at, f.end);
+        let passing = place == Place::Prose && is_passing(&ex);
+        let mut w = place.weight() * f.quality;
+        let mut signal = format!(
+            "{}{} in {}",
+            if tpl.alias { "alias " } else { "" },
+            f.what,
+            place.name()
+        );
+        if passing {
+            w *= 0.4;
+            signal.push_str(", mentioned in passing");
+        }
+        per.entry(tpl.entry).or_default().push(Evidence {
+            signal,
+            excerpt: ex,
+            line: Some(text::line_of(src, at)),
+            weight: round2(w),
+        });
+    }
+    // Error codes, as whole words.
+    for t in code_words(src, fm_end) {
+        if let Some(es) = ix.codes.get(t.0) {
+            let place = if t.1 < fm_end {
+                Place::Title
+            } else {
+                let line = text::line_of(src, t.1);
+                let ls = src[..t.1].rfind('\n').map(|i| i + 1).unwrap_or(0);
+                if code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
+                    Place::Code
+                } else if src[ls..].starts_with('#') {
+                    Place::Heading
+                } else {
+                    Place::Prose
+                }
+            };
+            let ex = text::excerpt(src, t.1, t.1 + t.0.len());
+            let passing = place == Place::Prose && is_passing(&ex);
+            let base = if place == Place::Prose { 0.6 } else { 0.7 };
+            let mut w = base / es.len() as f64;
+            if passing {
+                w *= 0.4;
+            }
+            for &e in es {
+                per.entry(e).or_default().push(Evidence {
+                    signal: format!("error code `{}` in {}", t.0, place.name()),
+                    excerpt: ex.clone(),
+                    line: Some(text::line_of(src, t.1)),
+                    weight: round2(w),
+                });
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (e, mut ev) in per {
+        let entry = &catalog.entries[e];
+        // The exception type supports a match found otherwise; it never makes one.
+        if let Some(x) = &entry.exception {
+            if let Some(i) = find_word(src, x, fm_end) {
+                let w = if x.contains('.') { 0.2 } else { 0.05 };
+                ev.push(Evidence {
+                    signal: format!("exception `{x}`"),
+                    excerpt: text::excerpt(src, i, i + x.len()),
+                    line: Some(text::line_of(src, i)),
+                    weight: w,
+                });
+            }
+        }
+        ev.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        ev.truncate(6);
+        // Noisy-or; repeated mentions of the same kind count half.
+        let mut miss = 1.0;
+        let mut seen_kinds: Vec<String> = Vec::new();
+        for x in &ev {
+            let kind = x.signal.split(" in ").next().unwrap_or("").to_string();
+            let w = if seen_kinds.contains(&kind) {
+                x.weight * 0.5
+            } else {
+                x.weight
+            };
+            seen_kinds.push(kind);
+            miss *= 1.0 - w.clamp(0.0, 0.99);
+        }
+        out.push(Link {
+            from: Node::Article { id: a.id.clone() },
+            to: Node::Entry {
+                id: entry.id.clone(),
+            },
+            kind: LinkKind::Discusses,
+            origin: Origin::Inferred,
+            score: round2(1.0 - miss),
+            evidence: ev,
+        });
+    }
+    out
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn is_passing(excerpt: &str) -> bool {
+    let l = excerpt.to_lowercase();
+    PASSING.iter().any(|p| l.contains(p))
+}
+
+/// Lines (inclusive) of the article's code blocks.
+fn code_line_ranges(a: &Article) -> Vec<(usize, usize)> {
+    a.snippets
+        .iter()
+        .map(|s| (s.line, s.line + s.code.lines().count() + 1))
+        .collect()
+}
+
+/// Words that look like error codes (`CUDA_ERROR_NOT_INITIALIZED`, `E0308`, `ENOENT`) with their
+/// offsets, after `from`.
+fn code_words(src: &str, from: usize) -> Vec<(&str, usize)> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,}|[A-Z]{1,3}[0-9]{3,5})\b")
+            .expect("static regex")
+    });
+    let title = src[..from].find("title:").unwrap_or(from);
+    RE.find_iter(src)
+        .filter(|m| m.start() >= title)
+        .map(|m| (m.as_str(), m.start()))
+        .collect()
+}
+
+fn find_word(src: &str, w: &str, from: usize) -> Option<usize> {
+    src[from..]
+        .match_indices(w)
+        .map(|(i, _)| i + from)
+        .find(|&i| {
+            let b = src[..i].chars().next_back();
+            let a = src[i + w.len()..].chars().next();
+            !b.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                && !a.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+}

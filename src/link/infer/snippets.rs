@@ -1,0 +1,180 @@
+//! Workaround / dead end <-> code example: the code-like tokens a workaround or dead end names
+//! (calls, settings, guards, identifiers; see `link::code`) found in a snippet's code.
+//!
+//! Only snippets of pages already linked to the entry (an article that discusses it) are
+//! compared: `num_workers=0` in an unrelated article says nothing about this entry's dead end.
+//! A snippet the text presents as the problem ("Example 1: The Problematic Approach", or a run
+//! claim that it fails) never *applies* a workaround; it can still fall into a dead end.
+
+use crate::link::code::{self, CodeTok};
+use crate::link::{Evidence, Link, LinkKind, Node, PageRef};
+use crate::model::{Catalog, Claim, PageKind, Snippet};
+
+/// Words in a snippet's label that mark it as the wrong way.
+const NEGATIVE_LABEL: &[&str] = &[
+    "problem",
+    "incorrect",
+    "wrong",
+    "bad",
+    "error prone",
+    "error-prone",
+    "broken",
+    "fails",
+    "failing",
+    "pitfall",
+    "naive",
+    "mistake",
+    "anti-pattern",
+    "don't",
+    "avoid",
+];
+
+/// A workaround's or dead end's named tokens.
+pub struct Named {
+    pub entry: usize,
+    pub number: usize,
+    pub dead_end: bool,
+    pub toks: Vec<CodeTok>,
+}
+
+/// Tokens of every workaround (summary and detail) and dead end (summary) of the given entries.
+pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
+    let e = &catalog.entries[entry];
+    let mut out = Vec::new();
+    for w in &e.workarounds {
+        let text = format!("{}\n{}", w.summary, w.detail);
+        out.push(Named {
+            entry,
+            number: w.number,
+            dead_end: false,
+            toks: code::extract(&text, true),
+        });
+    }
+    for d in &e.dead_ends {
+        out.push(Named {
+            entry,
+            number: d.number,
+            dead_end: true,
+            toks: code::extract(&d.summary, true),
+        });
+    }
+    out
+}
+
+/// Is the snippet presented as the problem (label or run claim)?
+pub fn is_negative(s: &Snippet) -> bool {
+    if matches!(s.run.as_ref().map(|r| &r.claim), Some(Claim::Fails { .. })) {
+        return true;
+    }
+    let l = s.label.as_deref().unwrap_or("").to_lowercase();
+    NEGATIVE_LABEL.iter().any(|w| {
+        l.match_indices(w).any(|(i, _)| {
+            let before = l[..i].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric())
+        })
+    })
+}
+
+/// Score one snippet against one workaround or dead end: weighted share of the named tokens the
+/// code has, 0 unless at least one strong token (a call, setting, identifier) matched.
+pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evidence>)> {
+    if !n.toks.iter().any(|t| t.is_strong()) {
+        return None;
+    }
+    let total: f64 = n.toks.iter().map(|t| t.weight()).sum();
+    let mut got = 0.0;
+    let mut strong = false;
+    let mut ev = Vec::new();
+    for t in &n.toks {
+        let (m, h) = code::match_in(t, have, &s.code);
+        if m <= 0.0 {
+            continue;
+        }
+        got += m * t.weight();
+        strong |= t.is_strong() && m >= 0.5;
+        let (line, excerpt) = match h {
+            Some(h) => {
+                let before = &s.code[..h.at.min(s.code.len())];
+                let l = before.bytes().filter(|&b| b == b'\n').count();
+                let text = s.code.lines().nth(l).unwrap_or("").trim().to_string();
+                (Some(s.line + 1 + l), text)
+            }
+            None => (Some(s.line), t.text.clone()),
+        };
+        ev.push(Evidence {
+            signal: if m < 1.0 {
+                format!("{} (partly)", t.describe())
+            } else {
+                t.describe()
+            },
+            excerpt,
+            line,
+            weight: (m * t.weight() / total * 100.0).round() / 100.0,
+        });
+    }
+    if !strong {
+        return None;
+    }
+    Some(((got / total * 100.0).round() / 100.0, ev))
+}
+
+/// Candidates for the snippets of `pages` (pages linked to entry `entry`).
+pub fn infer(catalog: &Catalog, entry: usize, pages: &[PageRef]) -> Vec<Link> {
+    let named = named(catalog, entry);
+    if named.is_empty() {
+        return Vec::new();
+    }
+    let e = &catalog.entries[entry];
+    let mut out = Vec::new();
+    for page in pages {
+        let snippets = match page.kind {
+            PageKind::Article => match catalog.article(&page.id) {
+                Some(a) => &a.snippets,
+                None => continue,
+            },
+            PageKind::Entry => match catalog.entry(&page.id) {
+                Some(x) if x.id != e.id => &x.snippets,
+                _ => continue,
+            },
+        };
+        for s in snippets {
+            let have = code::extract(&s.code, false);
+            let negative = is_negative(s);
+            for n in &named {
+                if !n.dead_end && negative {
+                    continue;
+                }
+                let Some((sc, ev)) = score(n, s, &have) else {
+                    continue;
+                };
+                let to = if n.dead_end {
+                    Node::DeadEnd {
+                        entry: e.id.clone(),
+                        number: n.number,
+                    }
+                } else {
+                    Node::Workaround {
+                        entry: e.id.clone(),
+                        number: n.number,
+                    }
+                };
+                out.push(Link {
+                    from: Node::Snippet {
+                        page: page.clone(),
+                        index: s.index,
+                    },
+                    to,
+                    kind: if n.dead_end {
+                        LinkKind::DeadEnd
+                    } else {
+                        LinkKind::Applies
+                    },
+                    origin: crate::link::Origin::Inferred,
+                    score: sc,
+                    evidence: ev,
+                });
+            }
+        }
+    }
+    out
+}
