@@ -46,7 +46,10 @@ fn synthetic_catalog_passes_check() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "check failed:\n{stderr}");
-    assert!(stderr.contains("50 entries, 10 articles"), "{stderr}");
+    assert!(
+        stderr.contains("(50 entries and 10 articles parsed)"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("error"), "{stderr}");
 }
 
