@@ -132,8 +132,10 @@ fn run_box(ctx: &PageCtx<'_>, s: &Snippet) -> String {
     match status {
         Status::Fresh(rec) => {
             let (word, class) = verdict_label(rec.verdict);
+            // A run that contradicts the text is shown open: readers must not miss it.
+            let open = if class == "bad" { " open" } else { "" };
             format!(
-                "<details class=\"run run-{class}\"><summary>{claim} <span class=\"verdict verdict-{class}\">Run: {word}</span></summary>{}</details>",
+                "<details class=\"run run-{class}\"{open}><summary>{claim} <span class=\"verdict verdict-{class}\">Run: {word}</span></summary>{}</details>",
                 record_details(rec)
             )
         }
@@ -151,23 +153,41 @@ fn run_box(ctx: &PageCtx<'_>, s: &Snippet) -> String {
     }
 }
 
-/// Exception line, duration, environment, date and the log of one record.
+/// What the run found, the error it raised (the innermost cause, and crashed children),
+/// duration, environment, date and the log of one record.
 pub fn record_details(rec: &Record) -> String {
-    let mut out = String::from("<dl class=\"run-facts\">");
+    let mut out = String::new();
+    if !rec.finding.is_empty() {
+        out.push_str(&format!("<p class=\"finding\">{}</p>", esc(&rec.finding)));
+    }
+    out.push_str("<dl class=\"run-facts\">");
     if let Some(reason) = &rec.skip_reason {
         out.push_str(&format!("<dt>Skipped</dt><dd>{}</dd>", esc(reason)));
     }
-    if rec.exception.is_some() || rec.message.is_some() {
-        let line = match (&rec.exception, &rec.message) {
-            (Some(e), Some(m)) => format!("{e}: {m}"),
-            (Some(e), None) => e.clone(),
-            (None, Some(m)) => m.clone(),
-            (None, None) => String::new(),
-        };
+    if let Some((exc, msg)) = rec.cause() {
+        let line = if msg.is_empty() { exc } else { format!("{exc}: {msg}") };
         out.push_str(&format!(
             "<dt>Raised</dt><dd><code>{}</code></dd>",
             esc(&truncate(&line, 400))
         ));
+    }
+    if !rec.children.is_empty() {
+        let n = rec.children.len();
+        out.push_str(&format!(
+            "<dt>Crashed child process{}</dt><dd>",
+            if n == 1 { "" } else { "es" }
+        ));
+        for c in rec.children.iter().take(4) {
+            out.push_str(&format!(
+                "<code>{}: {}</code><br>",
+                esc(&c.exception),
+                esc(&truncate(&c.message, 200))
+            ));
+        }
+        if n > 4 {
+            out.push_str(&format!("and {} more", n - 4));
+        }
+        out.push_str("</dd>");
     }
     if let Some(code) = rec.exit_status {
         out.push_str(&format!("<dt>Exit status</dt><dd>{code}</dd>"));
@@ -176,7 +196,7 @@ pub fn record_details(rec: &Record) -> String {
         "<dt>Duration</dt><dd>{:.1} s</dd><dt>Environment</dt><dd>{}</dd><dt>Date</dt><dd>{}</dd>",
         rec.duration_s,
         esc(&rec.env_summary()),
-        esc(&rec.date)
+        esc(rec.date.get(..10).unwrap_or(&rec.date))
     ));
     out.push_str("</dl>");
     if !rec.log.is_empty() {
