@@ -515,8 +515,30 @@ fn same_pair(a: &Link, b: &Link) -> bool {
 /// `@/articles/a.md`, or a bare ID `@/pytorch/x`) to the target's site path (`errors/pytorch/x/`,
 /// see `crate::urls`), keeping a `#fragment`. `None` when `href` is not a content link or names
 /// nothing that exists (the link stage reports those).
+///
+/// Relative links to content files (`../errors/pytorch/x.md` from an article,
+/// `../../articles/a.md` from an entry) resolve too; for links relative to the same folder use
+/// `resolve_href_from`, which knows the linking file.
 pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
-    let rest = href.strip_prefix("@/")?;
+    let owned;
+    let rest = match href.strip_prefix("@/") {
+        Some(r) => r,
+        None => {
+            let path = href.split('#').next().unwrap_or(href);
+            if !path.ends_with(".md") || path.contains("://") || path.starts_with('/') {
+                return None;
+            }
+            let mut p = href;
+            while let Some(r) = p.strip_prefix("../").or_else(|| p.strip_prefix("./")) {
+                p = r;
+            }
+            if !(p.starts_with("errors/") || p.starts_with("articles/")) {
+                return None;
+            }
+            owned = p.to_string();
+            &owned
+        }
+    };
     let (path, frag) = match rest.split_once('#') {
         Some((p, f)) => (p, Some(f)),
         None => (rest, None),
