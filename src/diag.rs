@@ -160,9 +160,12 @@ impl Diagnostic {
         } else {
             GraphicalTheme::unicode_nocolor()
         };
+        // The header above already says the code and `path:line:col` (columns in characters;
+        // miette would count bytes), so miette's box names the file only.
         let handler = GraphicalReportHandler::new_themed(theme)
             .with_context_lines(1)
-            .with_width(100);
+            .with_width(100)
+            .without_primary_span_start();
         let mut body = String::new();
         if handler.render_report(&mut body, &report).is_ok() {
             out.push_str(&body);
@@ -213,6 +216,7 @@ impl From<&Diagnostic> for MietteReport {
 }
 
 impl miette::Diagnostic for MietteReport {
+    // No `code()`: the header line written by `Diagnostic::render` carries it.
     fn severity(&self) -> Option<miette::Severity> {
         Some(self.severity)
     }

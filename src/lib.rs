@@ -22,6 +22,7 @@ pub mod index;
 pub mod link;
 pub mod serve;
 pub mod site;
+pub mod synth;
 pub mod timings;
 pub mod urls;
 pub mod verify;

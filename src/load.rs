@@ -97,22 +97,21 @@ pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Diagnostic> {
         Err(e) => {
             let good = e.utf8_error().valid_up_to();
             let raw = e.as_bytes();
-            let prefix = String::from_utf8_lossy(&raw[..good]);
-            let line = prefix.bytes().filter(|&b| b == b'\n').count() + 1;
-            let col = prefix.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
-            let mut d = Diagnostic::file(
-                Severity::Error,
+            let byte = raw[good];
+            // Show the line as a lossy decoding (U+FFFD for the bad bytes), so the user sees
+            // where the bad byte sits; the prefix is valid, so `good` is also its offset there.
+            let lossy: Arc<str> = Arc::from(String::from_utf8_lossy(raw).replace("\r\n", "\n"));
+            let prefix_crlf = raw[..good].windows(2).filter(|w| w == b"\r\n").count();
+            Err(Diagnostic::error_at(
                 "E-encoding",
                 rel,
-                format!(
-                    "the file is not valid UTF-8 (byte 0x{:02X} at offset {good})",
-                    raw[good]
-                ),
+                &lossy,
+                good - prefix_crlf,
+                '\u{FFFD}'.len_utf8(),
+                format!("the file is not valid UTF-8 (byte 0x{byte:02X} at offset {good})"),
             )
-            .hint("save the file as UTF-8 (for Latin-1 text: `iconv -f latin1 -t utf-8`)");
-            d.line = line;
-            d.col = col;
-            Err(d)
+            .label("not UTF-8")
+            .hint("save the file as UTF-8 (for Latin-1 text: `iconv -f latin1 -t utf-8`)"))
         }
     }
 }

@@ -179,7 +179,7 @@ pub struct RunSpec {
 }
 
 /// What the text claims about a runnable snippet.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Claim {
     /// It runs to the end without an exception, and no child process crashes.
@@ -212,7 +212,7 @@ impl Claim {
 }
 
 /// Where a snippet lives, for messages and records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PageKind {
     Entry,

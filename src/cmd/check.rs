@@ -1,27 +1,94 @@
-//! `errbook check`: run load, parse and link, print every diagnostic, write nothing.
+//! `errbook check`: run load, parse and link, print every diagnostic compiler-style to stderr and
+//! a summary line, write nothing. Exit 1 when there are errors (warnings do not fail), 0 otherwise.
 
 use crate::config::Config;
+use crate::diag::Diagnostics;
 use crate::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
-    let cfg = Config::load(root)?;
-    let state = crate::site::analyse(root, &cfg, true)?;
+    if !root.join("book.toml").is_file() {
+        return Err(crate::Error::Other(format!(
+            "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
+            root.display()
+        )));
+    }
+    // A book.toml that does not parse is a problem in the site's own files: report it like the
+    // content's problems (exit 1), not as a failure of errbook (exit 2).
+    let cfg = match Config::load(root) {
+        Ok(c) => c,
+        Err(e @ crate::Error::Config { .. }) => {
+            eprintln!("error[E-config]: {e}");
+            eprintln!("check: 1 error in book.toml; the content was not checked");
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(e),
+    };
+    let mut state = crate::site::analyse(root, &cfg, true)?;
+    let records = crate::verify::records::check_records(root, &state, &cfg);
+    state.diags.extend(records);
     state.diags.print();
     for f in links_of {
         print!("{}", crate::link::explain::explain(&state, f));
     }
-    let (e, w) = (state.diags.error_count(), state.diags.warning_count());
-    let entries = state.catalog.entries.len();
-    let articles = state.catalog.articles.len();
-    if e > 0 {
-        eprintln!(
-            "check: {e} error(s), {w} warning(s) in {entries} entries and {articles} articles"
-        );
-        Ok(ExitCode::from(1))
+    eprintln!(
+        "{}",
+        summary(
+            &state.diags,
+            state.files.len(),
+            state.catalog.entries.len(),
+            state.catalog.articles.len()
+        )
+    );
+    Ok(if state.diags.has_errors() {
+        ExitCode::from(1)
     } else {
-        eprintln!("check: ok, {w} warning(s); {entries} entries, {articles} articles");
-        Ok(ExitCode::SUCCESS)
+        ExitCode::SUCCESS
+    })
+}
+
+/// `check: 2 errors, 1 warning in 5 files (3 entries and 1 article parsed)`, or
+/// `check: ok, ...`. `files` counts the files read as text.
+pub fn summary(diags: &Diagnostics, files: usize, entries: usize, articles: usize) -> String {
+    let (e, w) = (diags.error_count(), diags.warning_count());
+    // Files that could not be read as text (not UTF-8, empty) were checked too.
+    let unreadable = diags
+        .items
+        .iter()
+        .filter(|d| matches!(d.code, "E-encoding" | "E-empty"))
+        .count();
+    let what = format!(
+        "{} ({} and {} parsed)",
+        plural(files + unreadable, "file", "files"),
+        plural(entries, "entry", "entries"),
+        plural(articles, "article", "articles")
+    );
+    if e > 0 {
+        format!(
+            "check: {}, {} in {what}",
+            plural(e, "error", "errors"),
+            plural(w, "warning", "warnings")
+        )
+    } else {
+        format!("check: ok, {} in {what}", plural(w, "warning", "warnings"))
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_counts_and_plurals() {
+        let d = Diagnostics::default();
+        assert_eq!(
+            summary(&d, 4, 1, 3),
+            "check: ok, 0 warnings in 4 files (1 entry and 3 articles parsed)"
+        );
     }
 }

@@ -1,8 +1,20 @@
-//! Index: the search index, built from the typed model, written as files of the site; the same
-//! ranking answers `errbook search`. (Interface first.)
+//! Index: the search index, built from the typed model and written as files of the site
+//! (`search/index.json` hosted, `search/index.js` offline); the same ranking answers
+//! `errbook search`. Stages: `normalise` (pasted text -> error template), `tokenise` (template ->
+//! terms), `format` (the inverted index with BM25F impacts), `rank` (a query against it).
+
+pub mod format;
+pub mod normalise;
+pub mod rank;
+pub mod tokenise;
 
 use crate::config::Config;
 use crate::site::{Analysis, OutFile};
+
+pub use format::Index;
+
+/// The global the offline script sets.
+pub const OFFLINE_GLOBAL: &str = "errbookIndex";
 
 /// The search files of the site (index data and its loader), paths relative to the output dir.
 pub fn output_files(
@@ -10,6 +22,19 @@ pub fn output_files(
     cfg: &Config,
     offline: bool,
 ) -> crate::Result<Vec<OutFile>> {
-    let _ = (analysis, cfg, offline);
-    Ok(Vec::new())
+    let idx = format::build(analysis);
+    let json =
+        serde_json::to_string(&idx).map_err(|e| crate::Error::Other(format!("JSON: {e}")))?;
+    // The weak threshold travels with the index, so the browser and the terminal agree.
+    let meta = format!("{{\"weak\":{}}}", cfg.search.weak_score);
+    Ok(if offline {
+        // file:// pages cannot fetch: a classic script sets a global instead.
+        let js = format!("window.{OFFLINE_GLOBAL}={json};window.{OFFLINE_GLOBAL}Meta={meta};\n");
+        vec![OutFile::new("search/index.js", js.into_bytes())]
+    } else {
+        vec![
+            OutFile::new("search/index.json", json.into_bytes()),
+            OutFile::new("search/meta.json", meta.into_bytes()),
+        ]
+    })
 }

@@ -19,7 +19,7 @@ use crate::model::{Catalog, PageKind};
 use serde::Serialize;
 
 /// A page of the site that holds snippets.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub struct PageRef {
     pub kind: PageKind,
     pub id: String,

@@ -41,6 +41,9 @@ const VERSION_HEADER: [&str; 4] = ["Version", "Status", "Introduced", "Deprecate
 static META_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\*\*([^*]+?):\*\*\s*(.*)$|^\*\*([^*]+?)\*\*:\s*(.*)$").expect("static regex")
 });
+static LOOSE_META_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[*_]*\s*([A-Za-z][A-Za-z ]*?)\s*[*_]*\s*:\s*[*_]*\s*(.*)$").expect("static regex")
+});
 static MARKER_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(?:\d+[.)]|[-*+])\s+").expect("static regex"));
 static SUCCESS_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -138,8 +141,18 @@ pub fn parse(
     // Title line.
     let message = match it.next() {
         Some(b) if b.kind == BlockKind::Heading(HeadingLevel::H1) => {
-            let line = &src[b.range.clone()];
-            line.trim_start_matches('#').trim().to_string()
+            // ATX (`# Title #`) or setext (`Title` over `=====`): the message is the text line.
+            let text = &src[b.range.clone()];
+            let first = text.lines().next().unwrap_or("").trim();
+            match first.strip_prefix('#') {
+                Some(rest) => rest
+                    .trim_start_matches('#')
+                    .trim()
+                    .trim_end_matches('#')
+                    .trim_end()
+                    .to_string(),
+                None => first.to_string(),
+            }
         }
         Some(b) => {
             cx.error(
@@ -213,7 +226,7 @@ pub fn parse(
                         format!("the ID `{v}` does not match the file path, which implies `{imp}`"),
                     )
                     .hint = Some(format!(
-                        "write `- **ID:** `{imp}`` or move the file to content/errors/{v}.md"
+                        "set the ID to `{imp}`, or move the file to content/errors/{v}.md"
                     ));
                 }
             }
@@ -223,26 +236,42 @@ pub fn parse(
             let at = blocks.first().map(|b| b.range.clone()).unwrap_or(0..0);
             cx.error("E-missing-key", at, "the entry has no `- **ID:**` bullet")
                 .hint = Some(format!(
-                "add `- **ID:** `{}`` under the title",
+                "add the bullet - **ID:** `{}` under the title",
                 implied.clone().unwrap_or("domain/slug".into())
             ));
             implied.clone().unwrap_or_default()
         }
     };
-    let (domain, slug) = match (implied.as_deref(), id.split_once('/')) {
-        (Some(imp), _) => {
+    let (domain, slug) = match implied.as_deref() {
+        Some(imp) => {
             let (d, s) = imp.split_once('/').expect("id_from_path gives domain/slug");
             (d.to_string(), s.to_string())
         }
-        (None, Some((d, s))) => (d.to_string(), s.to_string()),
-        (None, None) => {
+        None => {
+            // Not at content/errors/<domain>/<slug>.md: the path decides the URL, so say where
+            // the file belongs.
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let hint = match id.split_once('/') {
+                Some((d, s)) if !d.is_empty() && !s.is_empty() && !s.contains('/') => {
+                    format!("move the file to content/errors/{id}.md")
+                }
+                _ => {
+                    format!("move the file into a domain folder: content/errors/<domain>/{stem}.md")
+                }
+            };
             cx.error(
                 "E-id-path",
-                0..0,
-                "entries live at content/errors/<domain>/<slug>.md",
+                blocks[0].range.clone(),
+                "an entry file must be at content/errors/<domain>/<slug>.md",
             )
-            .hint = Some("move the file into a domain folder".into());
-            (String::new(), id.clone())
+            .hint = Some(hint);
+            match id.split_once('/') {
+                Some((d, s)) => (d.to_string(), s.to_string()),
+                None => (String::new(), id.clone()),
+            }
         }
     };
     match get("Domain") {
@@ -261,7 +290,14 @@ pub fn parse(
                 blocks[0].range.clone(),
                 "the entry has no `- **Domain:**` bullet",
             )
-            .hint = Some(format!("add `- **Domain:** {domain}`"));
+            .hint = Some(format!(
+                "add `- **Domain:** {}`",
+                if domain.is_empty() {
+                    "<domain>"
+                } else {
+                    &domain
+                }
+            ));
         }
     }
     let category = match get("Category") {
@@ -314,6 +350,9 @@ pub fn parse(
         snippets: Vec::new(),
     };
     let mut seen: Vec<(String, Range<usize>)> = Vec::new();
+    // Required sections an unknown heading was probably meant to be (`## Workaroundz`): their
+    // absence is the same mistake, reported once.
+    let mut suggested: Vec<&str> = Vec::new();
     let mut sections: Vec<(String, Range<usize>, Vec<&Block>)> = Vec::new();
     for b in it {
         match b.kind {
@@ -389,6 +428,9 @@ pub fn parse(
             other => {
                 let all: Vec<&str> = SECTIONS.iter().chain(EXTRA_SECTIONS).copied().collect();
                 let near = did_you_mean(other, all.iter().copied());
+                if let Some(n) = near.first() {
+                    suggested.push(n);
+                }
                 let hint = match near.first() {
                     Some(n) => format!("did you mean `## {n}`? an entry has: {}", all.join(", ")),
                     None => format!("an entry has these sections: {}", all.join(", ")),
@@ -399,7 +441,7 @@ pub fn parse(
         }
     }
     for required in ["Root Cause", "Workarounds"] {
-        if !seen.iter().any(|(t, _)| t == required) {
+        if !seen.iter().any(|(t, _)| t == required) && !suggested.contains(&required) {
             let at = blocks[0].range.clone();
             cx.error(
                 "E-section",
@@ -488,12 +530,36 @@ fn read_meta_item(cx: &mut Ctx, r: Range<usize>, meta: &mut Vec<(String, String,
     let (text, at) = item_text(cx.src, &r);
     let line = text.lines().next().unwrap_or("").trim();
     let Some(c) = META_RE.captures(line) else {
-        cx.error(
-            "E-meta",
-            r,
-            "a metadata bullet must read `- **Key:** value`",
-        )
-        .hint = Some(format!("known keys: {}", META_KEYS.join(", ")));
+        // `- Category: x` or `- *Category*: x`: a known key written without the bold. Say how to
+        // write it, and count the key as given so it is not also reported missing.
+        let loose = LOOSE_META_RE.captures(line).and_then(|c| {
+            let k = c[1].trim();
+            META_KEYS
+                .iter()
+                .find(|m| m.eq_ignore_ascii_case(k))
+                .map(|m| (*m, c[2].trim().trim_matches('`').trim().to_string()))
+        });
+        match loose {
+            Some((key, val)) => {
+                cx.error(
+                    "E-meta",
+                    r.clone(),
+                    format!("the `{key}` bullet must have its key in bold"),
+                )
+                .hint = Some(format!("write `- **{key}:** {val}`"));
+                if !meta.iter().any(|(k, _, _)| k == key) {
+                    meta.push((key.to_string(), val, r));
+                }
+            }
+            None => {
+                cx.error(
+                    "E-meta",
+                    r,
+                    "a metadata bullet must read `- **Key:** value`",
+                )
+                .hint = Some(format!("known keys: {}", META_KEYS.join(", ")));
+            }
+        }
         return;
     };
     let key = c
@@ -855,5 +921,42 @@ fn join_detail(a: &str, b: &str) -> String {
         (true, _) => b.to_string(),
         (_, true) => a.to_string(),
         _ => format!("{a}\n\n{b}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(rel: &str, text: &str) -> (Option<Entry>, Diagnostics) {
+        let mut d = Diagnostics::default();
+        let e = parse(Path::new(rel), &Arc::from(text), 300, &mut d);
+        (e, d)
+    }
+
+    const BODY: &str = "\n- **ID:** `demo/x`\n- **Domain:** demo\n- **Category:** c\n\n## Root Cause\n\nWhy.\n\n## Workarounds\n\n1. **Do it** (50% success)\n";
+
+    #[test]
+    fn setext_and_closed_atx_titles_give_the_message_line() {
+        for title in ["ValueError: x\n=============\n", "# ValueError: x ##\n"] {
+            let (e, d) = parse_str("content/errors/demo/x.md", &format!("{title}{BODY}"));
+            assert!(d.items.is_empty(), "{:?}", d.items);
+            assert_eq!(e.unwrap().message, "ValueError: x");
+        }
+    }
+
+    #[test]
+    fn loose_metadata_key_is_one_error_not_two() {
+        let text = format!(
+            "# E\n{}",
+            BODY.replace("- **Category:** c", "- Category: c")
+        );
+        let (e, d) = parse_str("content/errors/demo/x.md", &text);
+        assert!(e.is_none());
+        assert_eq!(d.items.len(), 1, "{:?}", d.items);
+        assert_eq!(
+            d.items[0].hint.as_deref(),
+            Some("write `- **Category:** c`")
+        );
     }
 }

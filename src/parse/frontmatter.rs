@@ -3,8 +3,9 @@
 
 use crate::diag::{Diagnostic, Diagnostics};
 use gray_matter::{engine::YAML, Matter, Pod};
+use regex::Regex;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// The YAML block of a file, if it has one.
 pub struct FrontMatter<'a> {
@@ -79,7 +80,7 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
                         path,
                         src,
                         yaml_start,
-                        yaml.trim_end().len(),
+                        yaml.find('\n').unwrap_or(yaml.len()),
                         "front matter must be a mapping of keys to values",
                     )
                     .hint("write one `key: value` per line"),
@@ -89,7 +90,29 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
         },
         Err(e) => {
             let msg = e.to_string();
-            let (offset, what) = yaml_error_offset(&msg, yaml, yaml_start);
+            let msg = msg.trim_start_matches("Deserialize error:").trim();
+            let (offset, what) = yaml_error_offset(msg, yaml, yaml_start);
+            // yaml-rust2 says `String("title"): duplicated key in mapping`.
+            static DUP_RE: LazyLock<Regex> = LazyLock::new(|| {
+                Regex::new(r#"^String\("((?:[^"\\]|\\.)*)"\): duplicated key"#)
+                    .expect("static regex")
+            });
+            if let Some(c) = DUP_RE.captures(&what) {
+                let key = &c[1];
+                let (ls, _) = crate::diag::line_bounds(src, crate::diag::line_col(src, offset).0);
+                diags.push(
+                    Diagnostic::error_at(
+                        "E-front-matter",
+                        path,
+                        src,
+                        ls,
+                        key.len(),
+                        format!("front matter gives `{key}` twice"),
+                    )
+                    .hint(format!("keep one `{key}:` line")),
+                );
+                return None;
+            }
             diags.push(
                 Diagnostic::error_at("E-front-matter", path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
                     .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes"),
@@ -110,8 +133,8 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
     })
 }
 
-/// yaml-rust2 reports `... at byte B line L column C`; turn that into a file offset. The YAML
-/// text handed to it started one line (the `---`) before ours.
+/// yaml-rust2 reports `... at byte B line L column C` (1-based, counted in the YAML text alone:
+/// gray_matter strips the `---` line before parsing); turn that into a file offset.
 fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String) {
     let re = regex::Regex::new(r"(?:at byte \d+ )?line (\d+) column (\d+)").expect("static regex");
     if let Some(c) = re.captures(msg) {
@@ -121,9 +144,7 @@ fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String
             .trim()
             .trim_end_matches(" at")
             .to_string();
-        // line counts from 1 including the '---' line we prepended.
-        let yaml_line = line.saturating_sub(1).max(1);
-        let (ls, le) = crate::diag::line_bounds(yaml, yaml_line);
+        let (ls, le) = crate::diag::line_bounds(yaml, line.max(1));
         let within = yaml[ls..le]
             .char_indices()
             .nth(col.saturating_sub(1))

@@ -1,7 +1,17 @@
 //! Verify: run the catalog's runnable snippets on a GPU host and record what happened.
-//! extract (snippets and their continuation chains) -> plan (hash, skip recorded, pack onto GPUs)
-//! -> run (local runner: process group, time limit, capped output) -> record (one file per hash).
+//! extract and plan (`plan`: continuation chains as one program, `hash`, skip what is recorded)
+//! -> pack onto GPUs (`schedule`, host from `gpu`) -> run (`runner::local`: process group, time
+//! limit, capped output) -> read the result (`traceback`, `compare`) -> record (`records`).
 //!
 //! The build reads records through `records::RecordSet` to show verdicts beside snippets.
 
+pub mod compare;
+pub mod gpu;
+pub mod hash;
+pub mod plan;
 pub mod records;
+pub mod runner;
+pub mod schedule;
+pub mod traceback;
+
+pub use hash::hash_of;

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The benchmark: errbook against Hugo and mdBook on the same synthetic catalogs.
+#
+#   scripts/bench.sh            # from a fresh clone; prints the table at the end
+#
+# It builds errbook (release), installs the peers when missing (Debian's `hugo` and `time` with
+# apt-get, mdBook with `cargo install mdbook --locked`), writes the 1,000- and 10,000-page
+# catalogs with `errbook synth` (5% of the pages are articles), then builds each catalog with the
+# three tools RUNS times, alternating tool by tool, each into an empty output folder. It prints
+# median wall time, the errbook/peer ratio, median peak memory (RSS, /usr/bin/time %M) and output
+# size; then a 100,000-entry errbook build (time, peak memory) and the incremental figure (edit
+# of one entry to its page written by `errbook serve`).
+#
+# Environment: RUNS (default 5), SIZES (default "1000 10000"), BIG (default 100000, 0 skips),
+# WORK (default /tmp/errbook-bench), SEED (default 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO=$(pwd)
+RUNS=${RUNS:-5}
+SIZES=${SIZES:-"1000 10000"}
+BIG=${BIG:-100000}
+WORK=${WORK:-/tmp/errbook-bench}
+SEED=${SEED:-1}
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '== %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {
+  say "installing $* (apt-get)"
+  as_root apt-get update -qq >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# --- tools ---------------------------------------------------------------------------------
+[ -x /usr/bin/time ] || apt_install time
+command -v hugo >/dev/null || apt_install hugo
+command -v python3 >/dev/null || apt_install python3
+if ! command -v mdbook >/dev/null; then
+  say "installing mdBook (cargo install mdbook --locked; a few minutes)"
+  cargo install mdbook --locked --quiet
+fi
+say "building errbook (release)"
+cargo build --release --locked --quiet
+ERRBOOK="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook"
+[ -x "$ERRBOOK" ] || { echo "no errbook binary at $ERRBOOK" >&2; exit 1; }
+
+mkdir -p "$WORK"
+RESULTS="$WORK/results.tsv"
+: > "$RESULTS"
+CPUS=$(nproc)
+say "machine: $CPUS cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(hugo version | cut -d' ' -f1-2), mdbook $(mdbook --version | awk '{print $2}'), errbook $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')"
+
+# --- catalogs ------------------------------------------------------------------------------
+synth() { # pages dir [sites]
+  local pages=$1 dir=$2 sites=${3:-errbook,hugo,mdbook}
+  local articles=$((pages / 20)) entries=$((pages - pages / 20))
+  rm -rf "$dir"
+  "$ERRBOOK" synth --out "$dir" --entries "$entries" --articles "$articles" --seed "$SEED" \
+    --sites "$sites" --theme "$REPO/themes/default" 2>/dev/null
+}
+
+# --- one timed build -----------------------------------------------------------------------
+# measure SIZE TOOL OUTDIR CMD...: wall ms, peak RSS KiB, output bytes, output files -> RESULTS
+measure() {
+  local size=$1 tool=$2 out=$3; shift 3
+  local t0 t1
+  t0=$(date +%s%N)
+  if ! /usr/bin/time -f '%M' -o "$WORK/mem" "$@" >"$WORK/log" 2>&1; then
+    echo "$tool failed on $size pages:" >&2; tail -20 "$WORK/log" >&2; exit 1
+  fi
+  t1=$(date +%s%N)
+  local bytes files
+  bytes=$(du -sb "$out" | cut -f1)
+  files=$(find "$out" -type f | wc -l)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$tool" $(((t1 - t0) / 1000000)) "$(tail -1 "$WORK/mem")" "$bytes" "$files" >>"$RESULTS"
+}
+
+build_once() { # size tool
+  local size=$1 tool=$2 d="$WORK/$1"
+  case $tool in
+    errbook) rm -rf "$d/out-errbook"; measure "$size" errbook "$d/out-errbook" "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" ;;
+    errbook-rebuild) measure "$size" errbook-rebuild "$d/out-errbook" "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" ;;
+    hugo) rm -rf "$d/out-hugo"; measure "$size" hugo "$d/out-hugo" hugo --quiet --source "$d/hugo" --destination "$d/out-hugo" ;;
+    mdbook) rm -rf "$d/out-mdbook"; measure "$size" mdbook "$d/out-mdbook" mdbook build "$d/mdbook" --dest-dir "$d/out-mdbook" ;;
+  esac
+}
+
+for size in $SIZES; do
+  say "catalog of $size pages: generating"
+  synth "$size" "$WORK/$size"
+  # One untimed build each so every tool starts with warm file caches.
+  for tool in errbook hugo mdbook; do build_once "$size" "$tool"; done
+  : > "$RESULTS.tmp"; grep -v "^$size	" "$RESULTS" > "$RESULTS.tmp" || true; mv "$RESULTS.tmp" "$RESULTS"
+  for run in $(seq "$RUNS"); do
+    say "catalog of $size pages: run $run/$RUNS"
+    for tool in errbook hugo mdbook; do build_once "$size" "$tool"; done
+    # errbook again into its existing output (what `errbook build` does on a second call).
+    build_once "$size" errbook-rebuild
+  done
+done
+
+# --- 100,000 entries -----------------------------------------------------------------------
+if [ "$BIG" -gt 0 ]; then
+  say "catalog of $BIG entries: generating (errbook only)"
+  d="$WORK/big"
+  rm -rf "$d"
+  "$ERRBOOK" synth --out "$d" --entries "$BIG" --articles $((BIG / 100)) --seed "$SEED" \
+    --sites errbook --theme "$REPO/themes/default" 2>/dev/null
+  say "catalog of $BIG entries: building"
+  rm -rf "$d/out"
+  measure "big" errbook "$d/out" "$ERRBOOK" --root "$d/errbook" build -d "$d/out"
+fi
+
+# --- incremental ---------------------------------------------------------------------------
+INCR="n/a"
+last=${SIZES##* }
+if "$ERRBOOK" serve --help >/dev/null 2>&1 && [ -d "$WORK/$last/errbook" ]; then
+  say "incremental: serve on the $last-page catalog, edit one entry, wait for its page"
+  INCR=$(python3 "$REPO/scripts/incremental.py" "$ERRBOOK" "$WORK/$last/errbook" 2>"$WORK/incremental.log") || INCR="n/a (see $WORK/incremental.log)"
+fi
+
+# --- table ---------------------------------------------------------------------------------
+python3 - "$RESULTS" "$INCR" "$BIG" <<'PY'
+import sys, statistics as st
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+incr, big = sys.argv[2], sys.argv[3]
+data = {}
+for size, tool, ms, kib, b, files in rows:
+    data.setdefault((size, tool), []).append((int(ms), int(kib), int(b), int(files)))
+def med(k, i): return st.median(r[i] for r in data[k])
+def mb(kib): return f"{kib/1024:.0f} MB"
+print()
+print(f"{'pages':>7} {'tool':<16} {'runs':>4} {'median wall':>12} {'errbook/peer':>13} {'peak RSS':>10} {'output':>10} {'files':>7}")
+for size in sorted({s for s, _ in data if s != "big"}, key=int):
+    e = med((size, "errbook"), 0)
+    for tool in ["errbook", "errbook-rebuild", "hugo", "mdbook"]:
+        k = (size, tool)
+        if k not in data: continue
+        w = med(k, 0)
+        ratio = f"{e / w:.3f}" if tool in ("hugo", "mdbook") else ""
+        print(f"{int(size):>7} {tool:<16} {len(data[k]):>4} {w/1000:>11.3f}s {ratio:>13} {mb(med(k,1)):>10} {med(k,2)/1e6:>8.1f}MB {int(med(k,3)):>7}")
+if ("big", "errbook") in data:
+    w, kib, b, f = data[("big", "errbook")][0]
+    print(f"\n{int(big):,} entries, errbook: {w/1000:.2f} s wall, peak RSS {mb(kib)}, output {b/1e6:.0f} MB in {f} files")
+print(f"incremental (serve, one entry edited -> its page written), median of the edits: {incr}")
+PY

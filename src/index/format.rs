@@ -1,0 +1,202 @@
+//! The index format: a prebuilt inverted index with BM25F impacts computed at build time, so the
+//! browser only looks terms up and adds. Written as `search/index.json` (hosted, fetched lazily)
+//! or `search/index.js` (offline: a script that sets `window.errbookIndex`, no fetch needed).
+//!
+//! JSON layout (arrays, not objects, to stay small):
+//! `{"v":1,"docs":[[id, message, [article...]]...], "arts":[[title, site path]...],
+//!   "terms":[sorted terms...], "post":[[doc delta, impact, doc delta, impact...]...]}`.
+//! `impact` is `round(100 * tfw / (tfw + K1))` with `tfw` the field-weighted, length-normalised
+//! term frequency (BM25F); the query side multiplies by the term's idf, computed from the
+//! posting list's length.
+
+use crate::index::{normalise, tokenise};
+use crate::site::Analysis;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// BM25 saturation.
+pub const K1: f64 = 1.2;
+
+/// Field weights: what a match in each field is worth.
+pub const FIELDS: &[(&str, f64, f64)] = &[
+    // (name, weight, length normalisation b)
+    ("message", 4.0, 0.5),
+    ("aliases", 3.0, 0.5),
+    ("exception", 1.5, 0.0),
+    ("code", 2.5, 0.0),
+    ("id", 1.5, 0.0),
+    ("domain", 0.8, 0.0),
+    ("category", 0.8, 0.0),
+    ("tags", 1.0, 0.0),
+    ("root_cause", 1.0, 0.75),
+    ("workarounds", 0.6, 0.75),
+    ("article_titles", 1.0, 0.5),
+    ("article_text", 0.15, 0.75),
+];
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Index {
+    pub v: u32,
+    /// `[id, message, [article numbers]]`, in catalog order.
+    pub docs: Vec<(String, String, Vec<u32>)>,
+    /// `[title, site path]` of the articles results link to.
+    pub arts: Vec<(String, String)>,
+    pub terms: Vec<String>,
+    /// Per term: `[doc delta, impact, ...]` with doc numbers increasing.
+    pub post: Vec<Vec<u32>>,
+}
+
+/// The text of each field of one entry.
+fn fields(analysis: &Analysis, e: &crate::model::Entry, arts: &[usize]) -> Vec<String> {
+    let cat = &analysis.catalog;
+    let msg = normalise::normalise(&e.message).template;
+    let aliases: Vec<String> = e
+        .aliases
+        .iter()
+        .map(|a| normalise::normalise(a).template)
+        .collect();
+    let mut work = String::new();
+    for w in &e.workarounds {
+        work.push_str(&w.summary);
+        work.push(' ');
+        work.push_str(&w.detail);
+        work.push(' ');
+    }
+    for d in &e.dead_ends {
+        work.push_str(&d.summary);
+        work.push(' ');
+    }
+    let mut titles = String::new();
+    let mut text = String::new();
+    for &a in arts {
+        let a = &cat.articles[a];
+        titles.push_str(&a.title);
+        titles.push(' ');
+        text.push_str(&a.body);
+        text.push(' ');
+    }
+    vec![
+        msg,
+        aliases.join(" "),
+        e.exception.clone().unwrap_or_default(),
+        e.error_code.clone().unwrap_or_default(),
+        e.id.clone(),
+        e.domain.clone(),
+        e.category.clone(),
+        e.tags.join(" "),
+        e.root_cause.clone(),
+        work,
+        titles,
+        text,
+    ]
+}
+
+/// Articles that discuss each entry: the link graph's `discusses` links and `errors:` lists.
+fn articles_by_entry(analysis: &Analysis) -> HashMap<&str, Vec<usize>> {
+    use crate::link::{LinkKind, Node};
+    let cat = &analysis.catalog;
+    let mut pos: HashMap<&str, usize> = HashMap::new();
+    for (i, a) in cat.articles.iter().enumerate() {
+        pos.insert(a.id.as_str(), i);
+    }
+    let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, a) in cat.articles.iter().enumerate() {
+        for e in &a.errors {
+            map.entry(e.as_str()).or_default().push(i);
+        }
+    }
+    for l in &analysis.graph.links {
+        if l.kind != LinkKind::Discusses {
+            continue;
+        }
+        if let (Node::Article { id: a }, Node::Entry { id: e }) = (&l.from, &l.to) {
+            if let Some(&i) = pos.get(a.as_str()) {
+                map.entry(e.as_str()).or_default().push(i);
+            }
+        }
+    }
+    for v in map.values_mut() {
+        let mut seen = std::collections::HashSet::new();
+        v.retain(|i| seen.insert(*i));
+    }
+    map
+}
+
+/// Build the index from the typed model.
+pub fn build(analysis: &Analysis) -> Index {
+    let cat = &analysis.catalog;
+    let by_entry = articles_by_entry(analysis);
+    // Articles that any entry links to, numbered in catalog order.
+    let mut art_no: BTreeMap<usize, u32> = BTreeMap::new();
+    for v in by_entry.values() {
+        for &a in v {
+            art_no.insert(a, 0);
+        }
+    }
+    let mut arts = Vec::new();
+    for (k, (a, n)) in art_no.iter_mut().enumerate() {
+        *n = k as u32;
+        let art = &cat.articles[*a];
+        arts.push((art.title.clone(), crate::urls::article(&art.id)));
+    }
+
+    let nf = FIELDS.len();
+    // Per doc, per field: term counts and length.
+    let mut per_doc: Vec<Vec<(HashMap<String, u32>, usize)>> =
+        Vec::with_capacity(cat.entries.len());
+    let mut total_len = vec![0usize; nf];
+    let empty = Vec::new();
+    let mut docs = Vec::with_capacity(cat.entries.len());
+    for e in &cat.entries {
+        let a = by_entry.get(e.id.as_str()).unwrap_or(&empty);
+        let fs = fields(analysis, e, a);
+        let mut row = Vec::with_capacity(nf);
+        for (f, text) in fs.iter().enumerate() {
+            let toks = tokenise::tokens(text);
+            total_len[f] += toks.len();
+            let mut tf: HashMap<String, u32> = HashMap::new();
+            for t in &toks {
+                *tf.entry(t.clone()).or_default() += 1;
+            }
+            row.push((tf, toks.len()));
+        }
+        per_doc.push(row);
+        docs.push((
+            e.id.clone(),
+            e.message.clone(),
+            a.iter().map(|i| art_no[i]).collect(),
+        ));
+    }
+    let n = cat.entries.len().max(1) as f64;
+    let avg: Vec<f64> = total_len.iter().map(|&t| (t as f64 / n).max(1.0)).collect();
+
+    // term -> (postings, last doc)
+    let mut inverted: BTreeMap<String, (Vec<u32>, u32)> = BTreeMap::new();
+    for (d, row) in per_doc.iter().enumerate() {
+        let mut tfw: HashMap<&str, f64> = HashMap::new();
+        for (f, (tf, len)) in row.iter().enumerate() {
+            let (_, w, b) = FIELDS[f];
+            let norm = 1.0 - b + b * (*len as f64) / avg[f];
+            for (t, &c) in tf {
+                *tfw.entry(t.as_str()).or_default() += w * c as f64 / norm;
+            }
+        }
+        let mut terms: Vec<(&str, f64)> = tfw.into_iter().collect();
+        terms.sort_by(|a, b| a.0.cmp(b.0));
+        for (t, x) in terms {
+            let impact = (100.0 * x / (x + K1)).round().clamp(1.0, 100.0) as u32;
+            let (list, last) = inverted.entry(t.to_string()).or_default();
+            list.push(d as u32 - *last);
+            list.push(impact);
+            *last = d as u32;
+        }
+    }
+    let (terms, post) = inverted.into_iter().map(|(t, (p, _))| (t, p)).unzip();
+    Index {
+        v: 1,
+        docs,
+        arts,
+        terms,
+        post,
+    }
+}

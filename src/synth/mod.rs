@@ -1,0 +1,111 @@
+//! Synthetic catalogs for the benchmark: N entries and M articles drawn from a seeded generator
+//! (same arguments, same bytes), written as an errbook catalog, a Hugo site and an mdBook with
+//! the same Markdown pages.
+
+pub mod articles;
+pub mod entries;
+pub mod hugo;
+pub mod mdbook;
+pub mod text;
+
+use crate::error::IoContext;
+use crate::Result;
+use std::path::{Path, PathBuf};
+
+/// Which sites to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Site {
+    Errbook,
+    Hugo,
+    Mdbook,
+}
+
+/// The generated content, before it is written anywhere.
+pub struct Synth {
+    pub entries: Vec<entries::GenEntry>,
+    pub articles: Vec<articles::GenArticle>,
+}
+
+/// Draw `n` entries and `m` articles from `seed`.
+pub fn generate(n: usize, m: usize, seed: u64) -> Synth {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let entries = entries::generate(&mut rng, n);
+    let articles = articles::generate(&mut rng, m, &entries);
+    Synth { entries, articles }
+}
+
+/// Writes files under one folder, creating parents.
+pub struct Writer {
+    root: PathBuf,
+}
+
+impl Writer {
+    pub fn new(root: PathBuf) -> Self {
+        Writer { root }
+    }
+    pub fn put(&self, rel: &str, text: &str) -> Result<()> {
+        let path = self.root.join(rel);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).at(dir)?;
+        }
+        std::fs::write(&path, text).at(&path)
+    }
+}
+
+const BOOK_TOML: &str = r#"# A synthetic catalog written by `errbook synth` for the benchmark.
+[site]
+title = "Synthetic error catalog"
+description = "Generated error entries and articles for benchmarking errbook against Hugo and mdBook."
+base_url = "https://bench.example.org/"
+
+[build]
+output_dir = "book"
+"#;
+
+impl Synth {
+    /// The errbook catalog: book.toml, content/, and a copy of `theme` as themes/default.
+    pub fn write_errbook(&self, dir: &Path, theme: &Path) -> Result<()> {
+        let w = Writer::new(dir.to_path_buf());
+        w.put("book.toml", BOOK_TOML)?;
+        for e in &self.entries {
+            w.put(
+                &format!("content/errors/{}/{}.md", e.domain, e.slug),
+                &e.errbook_file(),
+            )?;
+        }
+        for a in &self.articles {
+            w.put(&format!("content/articles/{}.md", a.id), &a.errbook_file())?;
+        }
+        copy_tree(theme, &dir.join("themes/default"))
+    }
+
+    pub fn write_hugo(&self, dir: &Path) -> Result<()> {
+        hugo::write(
+            &Writer::new(dir.to_path_buf()),
+            &self.entries,
+            &self.articles,
+        )
+    }
+
+    pub fn write_mdbook(&self, dir: &Path) -> Result<()> {
+        mdbook::write(
+            &Writer::new(dir.to_path_buf()),
+            &self.entries,
+            &self.articles,
+        )
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for ent in walkdir::WalkDir::new(from).sort_by_file_name() {
+        let ent = ent.map_err(|e| crate::Error::Other(format!("{}: {e}", from.display())))?;
+        let rel = ent.path().strip_prefix(from).expect("under from");
+        let dest = to.join(rel);
+        if ent.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).at(&dest)?;
+        } else if ent.file_type().is_file() {
+            std::fs::copy(ent.path(), &dest).at(&dest)?;
+        }
+    }
+    Ok(())
+}

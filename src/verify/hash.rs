@@ -1,0 +1,146 @@
+//! The hash of a run: everything that decides what runs and what it is compared with (the code of
+//! the continuation chain with hidden lines, the attributes, the interpreter). Records are keyed by
+//! it; a snippet whose hash has no record is missing, or stale when an older record exists.
+
+use crate::model::{RunSpec, Snippet};
+use sha2::{Digest, Sha256};
+
+/// Bump when the meaning of a hash changes (what goes into it, how programs are assembled).
+const SCHEME: &str = "errbook-verify-1";
+
+/// The snippets a runnable snippet's program is made of: its `after=` ancestors, oldest first,
+/// then itself. A broken or cyclic chain stops where it breaks (`check` reports it).
+pub fn chain<'a>(page_snippets: &'a [Snippet], s: &'a Snippet) -> Vec<&'a Snippet> {
+    let mut out = vec![s];
+    let mut cur = s;
+    while let Some(after) = cur.run.as_ref().and_then(|r| r.after.as_deref()) {
+        let Some(prev) = page_snippets[..cur.index.min(page_snippets.len())]
+            .iter()
+            .rev()
+            .find(|p| p.id == after)
+        else {
+            break;
+        };
+        if out.iter().any(|o| std::ptr::eq(*o, prev)) {
+            break;
+        }
+        out.push(prev);
+        cur = prev;
+    }
+    out.reverse();
+    out
+}
+
+/// The program a chain runs: the code of each block in order (hidden setup lines included).
+pub fn program(chain: &[&Snippet]) -> String {
+    let mut p = String::new();
+    for s in chain {
+        p.push_str(&s.code);
+        if !p.ends_with('\n') {
+            p.push('\n');
+        }
+    }
+    p
+}
+
+/// The environment a chain runs with: variables of the ancestors, then the snippet's own (later
+/// wins), and the most GPUs any block of the chain needs.
+pub fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
+    let last = chain.last()?.run.clone()?;
+    let mut env: Vec<(String, String)> = Vec::new();
+    let mut gpus = last.gpus;
+    for s in chain {
+        if let Some(r) = &s.run {
+            gpus = gpus.max(r.gpus);
+            for (k, v) in &r.env {
+                env.retain(|(ek, _)| ek != k);
+                env.push((k.clone(), v.clone()));
+            }
+        }
+    }
+    Some(RunSpec { gpus, env, ..last })
+}
+
+/// Hex SHA-256 of what decides the run of `s` (see the module comment). Empty for a snippet that
+/// is not runnable.
+pub fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
+    let ch = chain(page_snippets, s);
+    let Some(spec) = effective(&ch) else {
+        return String::new();
+    };
+    let mut h = Sha256::new();
+    let mut field = |name: &str, value: &str| {
+        h.update(name.as_bytes());
+        h.update((value.len() as u64).to_le_bytes());
+        h.update(value.as_bytes());
+    };
+    field("scheme", SCHEME);
+    for b in &ch {
+        field("code", &b.code);
+    }
+    field("lang", &s.lang);
+    field("interpreter", &spec.interpreter);
+    field("gpus", &spec.gpus.to_string());
+    field("timeout", &spec.timeout_s.to_string());
+    for (k, v) in &spec.env {
+        field("env", &format!("{k}={v}"));
+    }
+    field(
+        "claim",
+        &serde_json::to_string(&spec.claim).unwrap_or_default(),
+    );
+    let d = h.finalize();
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Claim;
+
+    fn snip(index: usize, id: &str, code: &str, after: Option<&str>) -> Snippet {
+        Snippet {
+            index,
+            id: id.into(),
+            lang: "python".into(),
+            info: "python run".into(),
+            code: code.into(),
+            display: code.into(),
+            line: 1,
+            label: None,
+            run: Some(RunSpec {
+                claim: Claim::Runs,
+                gpus: 0,
+                env: vec![],
+                timeout_s: 60,
+                after: after.map(String::from),
+                interpreter: "python3".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn chain_and_hash_follow_ancestors() {
+        let a = snip(0, "a", "x = 1\n", None);
+        let b = snip(1, "b", "print(x)\n", Some("a"));
+        let page = vec![a.clone(), b.clone()];
+        let ch = chain(&page, &page[1]);
+        assert_eq!(program(&ch), "x = 1\nprint(x)\n");
+        let h1 = hash_of(&page, &page[1]);
+        let mut changed = page.clone();
+        changed[0].code = "x = 2\n".into();
+        assert_ne!(
+            h1,
+            hash_of(&changed, &changed[1]),
+            "ancestor code is hashed"
+        );
+        let mut claim = page.clone();
+        claim[1].run.as_mut().unwrap().claim = Claim::Fails {
+            exception: None,
+            message: None,
+        };
+        assert_ne!(h1, hash_of(&claim, &claim[1]), "the claim is hashed");
+        assert_eq!(h1, hash_of(&page, &page[1]), "deterministic");
+        assert_eq!(h1.len(), 64);
+    }
+}

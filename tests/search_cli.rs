@@ -1,0 +1,165 @@
+//! `errbook search` as users run it: a pasted traceback on stdin, typed keywords, a query that
+//! matches nothing well (exit 1), JSON output; and the index files a build writes.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/search")
+}
+
+fn errbook() -> Command {
+    Command::cargo_bin("errbook").unwrap()
+}
+
+const TRACEBACK: &str = r#"Traceback (most recent call last):
+  File "/home/me/proj/train.py", line 71, in <module>
+    for i, (x, y) in enumerate(loader):
+  File "/opt/conda/lib/python3.10/site-packages/torch/_utils.py", line 694, in reraise
+    raise exception
+RuntimeError: Caught RuntimeError in DataLoader worker process 3.
+Original Traceback (most recent call last):
+  File "/opt/conda/lib/python3.10/site-packages/torch/utils/data/_utils/worker.py", line 308, in _worker_loop
+    data = fetcher.fetch(index)
+  File "/home/me/proj/data.py", line 22, in __getitem__
+    return torch.randn(3, device="cuda")
+RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method
+"#;
+
+#[test]
+fn pasted_traceback_on_stdin_finds_the_entry() {
+    errbook()
+        .args(["search", "-", "--root"])
+        .arg(fixture())
+        .write_stdin(TRACEBACK)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Detected: RuntimeError: Cannot re-initialize CUDA in forked subprocess.",
+        ))
+        .stdout(
+            predicate::str::is_match(r"(?m)^ 1\. pytorch/dataset-worker-fork-cuda  score 0\.\d\d$")
+                .unwrap(),
+        )
+        .stdout(predicate::str::contains(
+            "https://errbook.example.org/errors/pytorch/dataset-worker-fork-cuda/",
+        ));
+}
+
+#[test]
+fn typed_keywords_with_a_typo() {
+    errbook()
+        .args(["search", "mat1 mat2 shapes multipled", "-n", "2", "--root"])
+        .arg(fixture())
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"(?m)^ 1\. pytorch/shape-mismatch ").unwrap())
+        .stdout(predicate::str::contains(" 3. ").not());
+}
+
+#[test]
+fn nothing_good_exits_1_and_says_weak() {
+    errbook()
+        .args([
+            "search",
+            "ImportError: libGL.so.1: cannot open shared object file",
+            "--root",
+        ])
+        .arg(fixture())
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("Only weak matches")
+                .or(predicate::str::contains("No entry matches")),
+        );
+    errbook()
+        .args(["search", "zzzz qqqq", "--root"])
+        .arg(fixture())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("No entry matches."));
+}
+
+#[test]
+fn json_output() {
+    let out = errbook()
+        .args([
+            "search",
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB",
+            "--json",
+            "--root",
+        ])
+        .arg(fixture())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["results"][0]["id"], "pytorch/cuda-oom");
+    assert_eq!(v["detected"]["exception"], "OutOfMemoryError");
+    assert_eq!(v["weak"], false);
+    assert!(v["results"][0]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/errors/pytorch/cuda-oom/"));
+}
+
+/// The fixture catalog with the repository's theme, in a temporary folder (builds need a theme).
+pub fn site_copy(dir: &Path) -> PathBuf {
+    let site = dir.join("site");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (from, to) in [
+        (fixture(), site.clone()),
+        (repo.join("themes"), site.join("themes")),
+    ] {
+        for e in walkdir::WalkDir::new(&from) {
+            let e = e.unwrap();
+            let dest = to.join(e.path().strip_prefix(&from).unwrap());
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(&dest).unwrap();
+            } else {
+                std::fs::copy(e.path(), &dest).unwrap();
+            }
+        }
+    }
+    site
+}
+
+#[test]
+fn build_writes_the_index_hosted_and_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = site_copy(dir.path());
+    let hosted = dir.path().join("hosted");
+    let offline = dir.path().join("offline");
+    errbook()
+        .args(["build", "-d"])
+        .arg(&hosted)
+        .arg("--root")
+        .arg(&site)
+        .assert()
+        .success();
+    errbook()
+        .args(["build", "--offline", "-d"])
+        .arg(&offline)
+        .arg("--root")
+        .arg(&site)
+        .assert()
+        .success();
+    let json = std::fs::read_to_string(hosted.join("search/index.json")).unwrap();
+    let idx: errbook::index::Index = serde_json::from_str(&json).unwrap();
+    assert_eq!(idx.docs.len(), 18);
+    assert!(
+        idx.docs
+            .iter()
+            .any(|d| d.0 == "pytorch/dataset-worker-fork-cuda" && !d.2.is_empty()),
+        "the seed entry links to the articles that discuss it"
+    );
+    assert!(!hosted.join("search/index.js").exists());
+    let js = std::fs::read_to_string(offline.join("search/index.js")).unwrap();
+    assert!(js.starts_with("window.errbookIndex={"));
+    assert!(!offline.join("search/index.json").exists());
+    let page = std::fs::read_to_string(offline.join("search/index.html")).unwrap();
+    assert!(page.contains("data-offline=\"true\""));
+}

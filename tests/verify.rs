@@ -1,0 +1,289 @@
+//! `errbook verify` driven as users run it, on CPU-only fixture catalogs under
+//! tests/fixtures/verify/: every verdict, a child that dies while the parent exits 0, a
+//! continuation chain, a time-out that kills the whole process group, an output flood, packing
+//! onto GPUs, and a changed snippet whose record goes stale.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> tempfile::TempDir {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/verify")
+        .join(name);
+    let t = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new(&from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let dest = t.path().join(e.path().strip_prefix(&from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+    t
+}
+
+fn errbook(root: &Path) -> Command {
+    let mut c = Command::cargo_bin("errbook").unwrap();
+    c.arg("--root").arg(root);
+    c
+}
+
+/// Records by snippet id.
+fn records(root: &Path) -> BTreeMap<String, (PathBuf, Value)> {
+    let mut out = BTreeMap::new();
+    for e in walkdir::WalkDir::new(root.join("verify"))
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if e.path().extension().is_some_and(|x| x == "json") {
+            let v: Value =
+                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+            let id = v["snippet"].as_str().unwrap().to_string();
+            assert!(
+                out.insert(id.clone(), (e.path().to_path_buf(), v))
+                    .is_none(),
+                "two records for {id}"
+            );
+        }
+    }
+    out
+}
+
+fn alive(pid: u32) -> bool {
+    // A zombie (reparented, not yet reaped) counts as gone: it runs nothing.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => !s
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn every_verdict_from_cpu_snippets() {
+    let t = fixture("cpu");
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "none"])
+        .env("ERRBOOK_TEST_SECRET", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "contradictions exit 1\n{stdout}\n{stderr}"
+    );
+    assert!(stderr.contains("claim(s) contradicted"), "{stderr}");
+    // The summary table names each snippet with its verdict.
+    for (verdict, id) in [
+        ("confirmed", "#clean"),
+        ("contradicted", "#claims-failure"),
+        ("different_error", "#other-error"),
+        ("timed_out", "#sleeper"),
+        ("skipped", "#needs-gpu"),
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(verdict) && l.contains(id)),
+            "{verdict} {id} in\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains(
+            "verify: 7 confirmed, 3 contradicted, 1 different error, 1 skipped, 1 timed out"
+        ),
+        "{stdout}"
+    );
+
+    let r = records(t.path());
+    let verdict = |id: &str| r[id].1["verdict"].as_str().unwrap().to_string();
+    assert_eq!(
+        verdict("clean"),
+        "confirmed",
+        "declared variable set, errbook's own not passed: {}",
+        r["clean"].1["log"]
+    );
+    assert_eq!(verdict("raises"), "confirmed");
+    assert_eq!(r["raises"].1["exception"], "ValueError");
+    assert_eq!(r["raises"].1["message"], "a bad value was given");
+    assert_eq!(r["raises"].1["exit_status"], 1);
+    assert_eq!(verdict("claims-failure"), "contradicted");
+    assert_eq!(verdict("claims-clean"), "contradicted");
+    assert_eq!(r["claims-clean"].1["exception"], "KeyError");
+    assert_eq!(verdict("other-error"), "different_error");
+    assert_eq!(r["other-error"].1["exception"], "TypeError");
+
+    // The parent exits 0, its child's traceback makes the claim "runs cleanly" false.
+    let child = &r["dying-child"].1;
+    assert_eq!(child["verdict"], "contradicted");
+    assert_eq!(child["exit_status"], 0);
+    assert_eq!(child["children"][0]["exception"], "ZeroDivisionError");
+    assert_eq!(child["children"][0]["message"], "worker gave up");
+    assert_eq!(child["children"][0]["origin"], "Process-1");
+
+    // The original error inside a wrapper confirms the claim.
+    let w = &r["wrapped"].1;
+    assert_eq!(w["verdict"], "confirmed");
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Caught RuntimeError in DataLoader worker process 0."));
+    assert!(w["wrapped"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Cannot re-initialize CUDA"));
+
+    // Time-out: the whole group is killed, the sleeping grandchild too.
+    let s = &r["sleeper"].1;
+    assert_eq!(s["verdict"], "timed_out");
+    assert_eq!(s["timed_out"], true);
+    assert!(s["duration_s"].as_f64().unwrap() < 10.0);
+    let log = s["log"].as_str().unwrap();
+    let pid: u32 = log
+        .lines()
+        .find_map(|l| l.strip_prefix("grandchild "))
+        .unwrap_or_else(|| panic!("no pid in {log:?}"))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!alive(pid), "grandchild {pid} survived the time-out");
+
+    // 20 MB of output: counted, the log keeps head and tail only.
+    let f = &r["flood"].1;
+    assert_eq!(f["verdict"], "confirmed");
+    assert_eq!(f["output_bytes"], 200_000 * 100 + 8);
+    let log = f["log"].as_str().unwrap();
+    assert!(log.len() < 40_000, "log is capped: {}", log.len());
+    assert!(log.contains("bytes of output left out"));
+    assert!(log.trim_end().ends_with("the end"));
+
+    // The continuation chain ran as one program.
+    assert_eq!(r["end"].1["verdict"], "confirmed");
+    assert_eq!(
+        r["end"].1["chain"],
+        serde_json::json!(["base", "middle", "end"])
+    );
+    assert!(r["end"].1["log"].as_str().unwrap().contains("y is 42"));
+
+    let g = &r["needs-gpu"].1;
+    assert_eq!(g["verdict"], "skipped");
+    assert_eq!(g["skip_reason"], "needs 1 GPU, host has 0");
+
+    // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
+    let again = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--allow-contradictions"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 to run, 13 up to date, 0 to skip"), "{err}");
+    // And check is quiet about records.
+    let check = errbook(t.path()).arg("check").output().unwrap();
+    let cerr = String::from_utf8_lossy(&check.stderr);
+    assert!(!cerr.contains("W-verify"), "{cerr}");
+}
+
+#[test]
+fn a_changed_snippet_makes_its_record_stale() {
+    let t = fixture("cpu");
+    let check = errbook(t.path()).arg("check").output().unwrap();
+    let cerr = String::from_utf8_lossy(&check.stderr);
+    assert!(
+        cerr.contains("runnable code block `base` has no verification record"),
+        "{cerr}"
+    );
+
+    errbook(t.path())
+        .args(["verify", "--only", "#base"])
+        .assert()
+        .success();
+    let first = records(t.path());
+    assert_eq!(first.len(), 1);
+    let check = errbook(t.path()).arg("check").output().unwrap();
+    let cerr = String::from_utf8_lossy(&check.stderr);
+    assert!(
+        !cerr.contains("`base` has no verification record"),
+        "{cerr}"
+    );
+    assert!(!cerr.contains("W-verify-stale"), "{cerr}");
+
+    // Edit the snippet: its hash changes, the record is stale, and check says where.
+    let md = t.path().join("content/articles/cpu-claims.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    std::fs::write(&md, text.replace("x = 41\n", "x = 40\n")).unwrap();
+    let check = errbook(t.path()).arg("check").output().unwrap();
+    let cerr = String::from_utf8_lossy(&check.stderr);
+    assert!(cerr.contains("W-verify-stale"), "{cerr}");
+    assert!(
+        cerr.contains("code block `base` changed since it was verified (confirmed on"),
+        "{cerr}"
+    );
+    assert!(
+        cerr.contains("cpu-claims.md:86"),
+        "located at the fence: {cerr}"
+    );
+
+    // Verifying again replaces the stale record (one file per snippet position remains).
+    errbook(t.path())
+        .args(["verify", "--only", "#base"])
+        .assert()
+        .success();
+    let second = records(t.path());
+    assert_eq!(second.len(), 1);
+    assert_ne!(first["base"].1["hash"], second["base"].1["hash"]);
+    assert_ne!(first["base"].0, second["base"].0);
+}
+
+#[test]
+fn independent_runs_are_packed_onto_all_gpus() {
+    let t = fixture("packing");
+    let report = t.path().join("report.json");
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "0,1", "--report"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let r = records(t.path());
+    let used = |id: &str| r[id].1["gpus_used"].clone();
+    assert_eq!(used("both"), serde_json::json!([0, 1]));
+    assert!(r["both"].1["log"].as_str().unwrap().contains("visible 0,1"));
+    let (a, b) = (used("a"), used("b"));
+    assert_ne!(a, b, "the two one-GPU runs got different GPUs");
+    for id in ["a", "b"] {
+        let g = r[id].1["gpus_used"][0].as_u64().unwrap();
+        assert!(r[id].1["log"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("visible {g}")));
+    }
+    assert_eq!(r["too-many"].1["skip_reason"], "needs 3 GPUs, host has 2");
+    // a and b ran at the same time.
+    let rep: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let slot = |id: &str| {
+        rep["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["snippet"].as_str().unwrap().ends_with(&format!("#{id}")))
+            .cloned()
+            .unwrap()
+    };
+    let (sa, sb) = (slot("a"), slot("b"));
+    let f = |v: &Value, k: &str| v[k].as_f64().unwrap();
+    assert!(
+        f(&sa, "start_s") < f(&sb, "end_s") && f(&sb, "start_s") < f(&sa, "end_s"),
+        "one-GPU runs overlap: {sa} {sb}"
+    );
+}
