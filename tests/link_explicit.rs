@@ -85,7 +85,7 @@ fn check_reports_every_broken_reference_located() {
             c.hint
         );
     }
-    assert!(err.contains("check: 6 error(s)"), "{err}");
+    assert!(err.contains("check: 6 errors"), "{err}");
     // The link to an entry that exists is not reported.
     assert!(!err.contains("`../errors/pytorch/fork-cuda.md`"), "{err}");
 }
