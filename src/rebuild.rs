@@ -223,11 +223,12 @@ impl Live {
         for d in file_diags.values() {
             diags.extend(d.iter().cloned());
         }
-        next.graph = crate::link::link(
+        next.graph = crate::link::link_with(
             &next.catalog,
             &next.files,
             &self.cfg,
             !self.opts.no_infer,
+            Some(&self.records),
             &mut diags,
         );
         diags.sort();

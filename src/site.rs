@@ -29,7 +29,8 @@ pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
     let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
     drop(t);
     let t = stage("link");
-    let graph = crate::link::link(&catalog, &files, cfg, infer, &mut diags);
+    let records = RecordSet::load(root, cfg)?;
+    let graph = crate::link::link_with(&catalog, &files, cfg, infer, Some(&records), &mut diags);
     drop(t);
     diags.sort();
     Ok(Analysis {

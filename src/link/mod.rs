@@ -219,6 +219,20 @@ pub fn link(
     infer: bool,
     diags: &mut Diagnostics,
 ) -> Graph {
+    link_with(catalog, files, cfg, infer, None, diags)
+}
+
+/// `link`, also reading what the snippets printed when they ran (fresh verification records):
+/// an article whose snippet's run ended in an entry's error discusses it, and a snippet that
+/// does what a dead end names and failed with the entry's error falls into that dead end.
+pub fn link_with(
+    catalog: &Catalog,
+    files: &[SourceFile],
+    cfg: &Config,
+    infer: bool,
+    records: Option<&crate::verify::records::RecordSet>,
+    diags: &mut Diagnostics,
+) -> Graph {
     use std::collections::HashMap;
     let mut g = Graph::default();
     let explicit = explicit::check(catalog, files, diags);
@@ -232,7 +246,7 @@ pub fn link(
         let sources: HashMap<&std::path::Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let ix = infer::articles::Index::new(catalog);
-        candidates.extend(infer::articles::infer(catalog, &ix, &sources));
+        candidates.extend(infer::articles::infer(catalog, &ix, &sources, records));
         candidates.extend(infer::related::infer(catalog));
     }
     let mut links = explicit;
@@ -259,7 +273,7 @@ pub fn link(
         let mut snips = Vec::new();
         for (i, e) in catalog.entries.iter().enumerate() {
             if let Some(p) = pages.get(e.id.as_str()) {
-                snips.extend(infer::snippets::infer(catalog, i, p));
+                snips.extend(infer::snippets::infer(catalog, i, p, records));
             }
         }
         decide.apply(snips, &mut links, &mut g.review, threshold);
@@ -515,8 +529,30 @@ fn same_pair(a: &Link, b: &Link) -> bool {
 /// `@/articles/a.md`, or a bare ID `@/pytorch/x`) to the target's site path (`errors/pytorch/x/`,
 /// see `crate::urls`), keeping a `#fragment`. `None` when `href` is not a content link or names
 /// nothing that exists (the link stage reports those).
+///
+/// Relative links to content files (`../errors/pytorch/x.md` from an article,
+/// `../../articles/a.md` from an entry) resolve too; for links relative to the same folder use
+/// `resolve_href_from`, which knows the linking file.
 pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
-    let rest = href.strip_prefix("@/")?;
+    let owned;
+    let rest = match href.strip_prefix("@/") {
+        Some(r) => r,
+        None => {
+            let path = href.split('#').next().unwrap_or(href);
+            if !path.ends_with(".md") || path.contains("://") || path.starts_with('/') {
+                return None;
+            }
+            let mut p = href;
+            while let Some(r) = p.strip_prefix("../").or_else(|| p.strip_prefix("./")) {
+                p = r;
+            }
+            if !(p.starts_with("errors/") || p.starts_with("articles/")) {
+                return None;
+            }
+            owned = p.to_string();
+            &owned
+        }
+    };
     let (path, frag) = match rest.split_once('#') {
         Some((p, f)) => (p, Some(f)),
         None => (rest, None),

@@ -4,8 +4,10 @@
 //! pass over each article's tokens; no entry x article loop.
 
 use crate::link::text::{self, gram_hash, Tok};
+use crate::link::PageRef;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin};
-use crate::model::{Article, Catalog};
+use crate::model::{Article, Catalog, PageKind, Snippet};
+use crate::verify::records::{Record, RecordSet, Status};
 use std::collections::HashMap;
 
 /// A trigram shared by more templates than this says nothing about which one is meant.
@@ -149,6 +151,7 @@ pub fn infer(
     catalog: &Catalog,
     ix: &Index,
     sources: &HashMap<&std::path::Path, &str>,
+    records: Option<&RecordSet>,
 ) -> Vec<Link> {
     use rayon::prelude::*;
     catalog
@@ -156,12 +159,18 @@ pub fn infer(
         .par_iter()
         .flat_map_iter(|a| {
             let src = sources.get(a.source.as_path()).copied().unwrap_or("");
-            infer_one(catalog, ix, a, src)
+            infer_one(catalog, ix, a, src, records)
         })
         .collect()
 }
 
-fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link> {
+fn infer_one(
+    catalog: &Catalog,
+    ix: &Index,
+    a: &Article,
+    src: &str,
+    records: Option<&RecordSet>,
+) -> Vec<Link> {
     // Scan the file (title line in the front matter, then the body) once.
     let fm_end = crate::link::explicit::front_matter_end(src);
     let title_at = src[..fm_end].find("title:").unwrap_or(0);
@@ -203,92 +212,7 @@ fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link>
         }
     };
 
-    // Seeds: trigram hits grouped by (template, diagonal).
-    let mut hits: HashMap<(u32, i64), Vec<(usize, usize)>> = HashMap::new();
-    for i in 0..toks.len().saturating_sub(2) {
-        let key = [
-            toks[i].word.clone(),
-            toks[i + 1].word.clone(),
-            toks[i + 2].word.clone(),
-        ];
-        let Some(post) = ix.grams.get(&gram_hash(&key)) else {
-            continue;
-        };
-        if post.len() > MAX_POSTINGS {
-            continue;
-        }
-        for &(t, p) in post {
-            if ix.templates[t as usize].words[p as usize..p as usize + 3] != key {
-                continue; // hash collision
-            }
-            hits.entry((t, i as i64 - p as i64))
-                .or_default()
-                .push((i, p as usize));
-        }
-    }
-    // Each diagonal is one passage; coverage = template words covered by the trigrams.
-    let mut found: Vec<Found> = Vec::new();
-    for ((t, _), hs) in hits {
-        let tpl = &ix.templates[t as usize];
-        let mut covered = vec![false; tpl.words.len()];
-        let (mut lo, mut hi) = (usize::MAX, 0);
-        for &(i, p) in &hs {
-            for c in covered.iter_mut().skip(p).take(3) {
-                *c = true;
-            }
-            lo = lo.min(i);
-            hi = hi.max(i + 3);
-        }
-        let n = covered.iter().filter(|c| **c).count();
-        if n < MIN_RUN.min(tpl.words.len()) {
-            continue;
-        }
-        let full = n as f64 / tpl.words.len() as f64;
-        let head = covered[..tpl.headline.min(covered.len())]
-            .iter()
-            .all(|c| *c);
-        let (quality, what) = if full >= 0.999 {
-            (1.0, "message")
-        } else if head && tpl.headline >= MIN_RUN {
-            (0.85_f64.max(full), "message headline")
-        } else {
-            (full * 0.9, "part of the message")
-        };
-        let end = toks
-            .get(hi - 1)
-            .map(|t| t.at + t.word.len())
-            .unwrap_or(src.len());
-        found.push(Found {
-            template: t as usize,
-            start: lo,
-            hi,
-            n,
-            end,
-            quality,
-            what,
-        });
-    }
-    // Two entries with similar messages: a passage goes to the template it matches best, and
-    // among equally good ones to the longest (the quoted message, not one contained in it).
-    found.sort_by(|a, b| {
-        b.quality
-            .total_cmp(&a.quality)
-            .then(b.n.cmp(&a.n))
-            .then(a.start.cmp(&b.start))
-    });
-    let mut kept: Vec<Found> = Vec::new();
-    for f in found {
-        let beaten = kept.iter().any(|k| {
-            let overlap = f.start < k.hi && k.start < f.hi;
-            let same = ix.templates[k.template].entry == ix.templates[f.template].entry;
-            overlap
-                && (k.quality > f.quality + 0.02
-                    || (k.quality >= f.quality - 0.02 && (k.n > f.n || same)))
-        });
-        if !beaten {
-            kept.push(f);
-        }
-    }
+    let kept = passages(ix, &toks, src.len());
 
     // Evidence per entry.
     let mut per: HashMap<usize, Vec<Evidence>> = HashMap::new();
@@ -315,6 +239,23 @@ fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link>
             line: Some(text::line_of(src, at)),
             weight: round2(w),
         });
+    }
+    // What the article's snippets printed when they ran (fresh verification records).
+    for (s, msg) in recorded_errors(a, records) {
+        let toks = text::tokens(&msg);
+        for f in passages(ix, &toks, msg.len()) {
+            let tpl = &ix.templates[f.template];
+            let mut ex: String = msg.trim().chars().take(220).collect();
+            if msg.trim().chars().count() > 220 {
+                ex.push('\u{2026}');
+            }
+            per.entry(tpl.entry).or_default().push(Evidence {
+                signal: format!("{} in the recorded run of `{}`", f.what, s.id),
+                excerpt: ex,
+                line: Some(s.line),
+                weight: round2(0.9 * f.quality),
+            });
+        }
     }
     // Error codes, as whole words.
     for t in code_words(src, fm_end) {
@@ -370,7 +311,7 @@ fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link>
         let mut miss = 1.0;
         let mut seen_kinds: Vec<String> = Vec::new();
         for x in &ev {
-            let kind = x.signal.split(" in ").next().unwrap_or("").to_string();
+            let kind = x.signal.clone();
             let w = if seen_kinds.contains(&kind) {
                 x.weight * 0.5
             } else {
@@ -391,6 +332,130 @@ fn infer_one(catalog: &Catalog, ix: &Index, a: &Article, src: &str) -> Vec<Link>
         });
     }
     out
+}
+
+/// Passages of `toks` that match a template, at most one template per passage.
+fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
+    // Seeds: trigram hits grouped by (template, diagonal).
+    let mut hits: HashMap<(u32, i64), Vec<(usize, usize)>> = HashMap::new();
+    for i in 0..toks.len().saturating_sub(2) {
+        let key = [
+            toks[i].word.clone(),
+            toks[i + 1].word.clone(),
+            toks[i + 2].word.clone(),
+        ];
+        let Some(post) = ix.grams.get(&gram_hash(&key)) else {
+            continue;
+        };
+        if post.len() > MAX_POSTINGS {
+            continue;
+        }
+        for &(t, p) in post {
+            if ix.templates[t as usize].words[p as usize..p as usize + 3] != key {
+                continue; // hash collision
+            }
+            hits.entry((t, i as i64 - p as i64))
+                .or_default()
+                .push((i, p as usize));
+        }
+    }
+    // Each diagonal is one passage; coverage = template words covered by the trigrams.
+    let mut found: Vec<Found> = Vec::new();
+    for ((t, _), hs) in hits {
+        let tpl = &ix.templates[t as usize];
+        let mut covered = vec![false; tpl.words.len()];
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        for &(i, p) in &hs {
+            for c in covered.iter_mut().skip(p).take(3) {
+                *c = true;
+            }
+            lo = lo.min(i);
+            hi = hi.max(i + 3);
+        }
+        let n = covered.iter().filter(|c| **c).count();
+        if n < MIN_RUN.min(tpl.words.len()) {
+            continue;
+        }
+        let full = n as f64 / tpl.words.len() as f64;
+        let head = covered[..tpl.headline.min(covered.len())]
+            .iter()
+            .all(|c| *c);
+        let (quality, what) = if full >= 0.999 {
+            (1.0, "message")
+        } else if head && tpl.headline >= MIN_RUN {
+            (0.85_f64.max(full), "message headline")
+        } else {
+            (full * 0.9, "part of the message")
+        };
+        let end = toks
+            .get(hi - 1)
+            .map(|t| t.at + t.word.len())
+            .unwrap_or(text_len);
+        found.push(Found {
+            template: t as usize,
+            start: lo,
+            hi,
+            n,
+            end,
+            quality,
+            what,
+        });
+    }
+    // Two entries with similar messages: a passage goes to the template it matches best, and
+    // among equally good ones to the longest (the quoted message, not one contained in it).
+    found.sort_by(|a, b| {
+        b.quality
+            .total_cmp(&a.quality)
+            .then(b.n.cmp(&a.n))
+            .then(a.start.cmp(&b.start))
+    });
+    let mut kept: Vec<Found> = Vec::new();
+    for f in found {
+        let beaten = kept.iter().any(|k| {
+            let overlap = f.start < k.hi && k.start < f.hi;
+            let same = ix.templates[k.template].entry == ix.templates[f.template].entry;
+            overlap
+                && (k.quality > f.quality + 0.02
+                    || (k.quality >= f.quality - 0.02 && (k.n > f.n || same)))
+        });
+        if !beaten {
+            kept.push(f);
+        }
+    }
+
+    kept
+}
+
+/// The errors a fresh record of each snippet shows (final, wrapped, crashed children), as
+/// `Exception: message` lines.
+pub fn recorded_errors<'a>(
+    a: &'a Article,
+    records: Option<&RecordSet>,
+) -> Vec<(&'a Snippet, String)> {
+    let Some(rs) = records else { return Vec::new() };
+    let page = PageRef {
+        kind: PageKind::Article,
+        id: a.id.clone(),
+    };
+    let mut out = Vec::new();
+    for s in &a.snippets {
+        if let Status::Fresh(r) = rs.status(&page, &a.snippets, s) {
+            out.extend(record_messages(r).into_iter().map(|m| (s, m)));
+        }
+    }
+    out
+}
+
+/// Every error message of one record.
+pub fn record_messages(r: &Record) -> Vec<String> {
+    let mut v = Vec::new();
+    if let (Some(e), Some(m)) = (&r.exception, &r.message) {
+        v.push(format!("{e}: {m}"));
+    }
+    for w in r.wrapped.iter().chain(r.children.iter()) {
+        v.push(format!("{}: {}", w.exception, w.message));
+    }
+    v
 }
 
 fn round2(x: f64) -> f64 {

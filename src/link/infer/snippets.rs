@@ -9,6 +9,7 @@
 use crate::link::code::{self, CodeTok};
 use crate::link::{Evidence, Link, LinkKind, Node, PageRef};
 use crate::model::{Catalog, Claim, PageKind, Snippet};
+use crate::verify::records::{RecordSet, Status};
 
 /// Words in a snippet's label that mark it as the wrong way.
 const NEGATIVE_LABEL: &[&str] = &[
@@ -118,8 +119,61 @@ pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evide
     Some(((got / total * 100.0).round() / 100.0, ev))
 }
 
+/// The first sentence of an entry's message (after the exception type), as template words.
+fn headline(e: &crate::model::Entry) -> Vec<String> {
+    let m = match &e.exception {
+        Some(x) => e
+            .message
+            .strip_prefix(x.as_str())
+            .map(|r| r.trim_start_matches(':').trim_start())
+            .unwrap_or(&e.message),
+        None => &e.message,
+    };
+    let head = m.split(". ").next().unwrap_or(m);
+    crate::link::text::words_of(head)
+}
+
+/// Did the snippet's recorded run (a fresh record) end in this entry's error? Then the
+/// evidence, quoting the recorded message.
+fn ran_into(
+    e: &crate::model::Entry,
+    page: &PageRef,
+    snippets: &[Snippet],
+    s: &Snippet,
+    records: Option<&RecordSet>,
+) -> Option<Evidence> {
+    let rs = records?;
+    let Status::Fresh(r) = rs.status(page, snippets, s) else {
+        return None;
+    };
+    let want = headline(e);
+    if want.len() < 4 {
+        return None;
+    }
+    for m in super::articles::record_messages(r) {
+        let have = crate::link::text::words_of(&m);
+        if have.windows(want.len()).any(|w| w == want.as_slice()) {
+            return Some(Evidence {
+                signal: format!(
+                    "its recorded run ({}) failed with this error",
+                    r.date.get(..10).unwrap_or(&r.date)
+                ),
+                excerpt: m.chars().take(220).collect(),
+                line: Some(s.line),
+                weight: 0.5,
+            });
+        }
+    }
+    None
+}
+
 /// Candidates for the snippets of `pages` (pages linked to entry `entry`).
-pub fn infer(catalog: &Catalog, entry: usize, pages: &[PageRef]) -> Vec<Link> {
+pub fn infer(
+    catalog: &Catalog,
+    entry: usize,
+    pages: &[PageRef],
+    records: Option<&RecordSet>,
+) -> Vec<Link> {
     let named = named(catalog, entry);
     if named.is_empty() {
         return Vec::new();
@@ -139,14 +193,22 @@ pub fn infer(catalog: &Catalog, entry: usize, pages: &[PageRef]) -> Vec<Link> {
         };
         for s in snippets {
             let have = code::extract(&s.code, false);
-            let negative = is_negative(s);
+            let failed = ran_into(e, page, snippets, s, records);
+            // A snippet shown as the problem, or seen failing with this very error, applies no
+            // workaround of it.
+            let negative = is_negative(s) || failed.is_some();
             for n in &named {
                 if !n.dead_end && negative {
                     continue;
                 }
-                let Some((sc, ev)) = score(n, s, &have) else {
+                let Some((mut sc, mut ev)) = score(n, s, &have) else {
                     continue;
                 };
+                if let (true, Some(f)) = (n.dead_end, &failed) {
+                    // Doing what the dead end names and failing with the error: support.
+                    sc = ((1.0 - (1.0 - sc) * (1.0 - f.weight)) * 100.0).round() / 100.0;
+                    ev.push(f.clone());
+                }
                 let to = if n.dead_end {
                     Node::DeadEnd {
                         entry: e.id.clone(),
