@@ -408,6 +408,7 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
             .total_cmp(&a.quality)
             .then(b.n.cmp(&a.n))
             .then(a.start.cmp(&b.start))
+            .then(a.template.cmp(&b.template))
     });
     let mut kept: Vec<Found> = Vec::new();
     for f in found {
