@@ -15,6 +15,8 @@ static CHILD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^Process ([A-Za-z]*Process-[0-9:]+|[A-Za-z]*PoolWorker-[0-9:]+):$")
         .expect("static regex")
 });
+/// The ruler multiprocessing's `RemoteError` draws around the server's traceback.
+static RULER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^-{20,}$").expect("static regex"));
 static SPAWN_WRAP: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^-- Process \d+ terminated with the following error:$").expect("static regex")
 });
@@ -64,13 +66,19 @@ pub fn parse(text: &str) -> Raised {
             continue;
         }
         let base = indent(line);
-        let prev = lines[..i]
+        let mut before = lines[..i]
             .iter()
             .rev()
             .map(|l| l.trim())
-            .find(|l| !l.is_empty())
-            .unwrap_or("");
-        let origin = if t.starts_with("Original ") || SPAWN_WRAP.is_match(prev) {
+            .filter(|l| !l.is_empty());
+        let prev = before.next().unwrap_or("");
+        // A manager's RemoteError prints the server's traceback between two rulers.
+        let remote = RULER.is_match(prev)
+            && before
+                .next()
+                .and_then(|l| EXC_LINE.captures(l))
+                .is_some_and(|c| c[1].ends_with("RemoteError"));
+        let origin = if t.starts_with("Original ") || SPAWN_WRAP.is_match(prev) || remote {
             Origin::Wrapped
         } else if let Some(c) = CHILD.captures(prev) {
             Origin::Child(c[1].to_string())
@@ -111,6 +119,7 @@ pub fn parse(text: &str) -> Raised {
             let l = lines[i];
             let lt = l.trim();
             if lt.is_empty()
+                || RULER.is_match(lt)
                 || lt.ends_with(TB_MARK)
                 || CHAINED.contains(&lt)
                 || CHILD.is_match(lt)
@@ -170,6 +179,31 @@ pub fn parse(text: &str) -> Raised {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_managers_remote_error_wraps_the_servers_exception() {
+        let text = "\
+Traceback (most recent call last):
+  File \"/tmp/errbook-run-x/snippet.py\", line 23, in <module>
+    shared_array = manager.Array('d', num_processes)
+  File \"/usr/lib/python3.12/multiprocessing/managers.py\", line 93, in dispatch
+    raise convert_to_error(kind, result)
+multiprocessing.managers.RemoteError: 
+---------------------------------------------------------------------------
+Traceback (most recent call last):
+  File \"/usr/lib/python3.12/multiprocessing/managers.py\", line 1027, in Array
+    return array.array(typecode, sequence)
+TypeError: 'int' object is not iterable
+---------------------------------------------------------------------------
+";
+        let r = parse(text);
+        let f = r.final_error.unwrap();
+        assert_eq!(f.exception, "multiprocessing.managers.RemoteError");
+        assert_eq!(f.message, "");
+        assert_eq!(r.wrapped.len(), 1);
+        assert_eq!(r.wrapped[0].exception, "TypeError");
+        assert_eq!(r.wrapped[0].message, "'int' object is not iterable");
+    }
 
     #[test]
     fn dataloader_wrapper_gives_the_original() {
