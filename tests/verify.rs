@@ -100,7 +100,7 @@ fn every_verdict_from_cpu_snippets() {
     }
     assert!(
         stdout.contains(
-            "verify: 7 confirmed, 3 contradicted, 1 different error, 1 skipped, 1 timed out"
+            "verify: 7 confirmed, 4 contradicted, 1 different error, 1 skipped, 1 timed out"
         ),
         "{stdout}"
     );
@@ -130,6 +130,24 @@ fn every_verdict_from_cpu_snippets() {
     assert_eq!(child["children"][0]["exception"], "ZeroDivisionError");
     assert_eq!(child["children"][0]["message"], "worker gave up");
     assert_eq!(child["children"][0]["origin"], "Process-1");
+
+    // Workers dying at once: every one is found, however their outputs interleave.
+    let many = &r["dying-children"].1;
+    assert_eq!(many["verdict"], "contradicted");
+    assert_eq!(many["exit_status"], 0);
+    let kids = many["children"].as_array().unwrap();
+    assert_eq!(kids.len(), 4, "{}", many["log"]);
+    assert!(
+        kids.iter().all(|k| k["exception"] == "ZeroDivisionError"),
+        "{}",
+        many["log"]
+    );
+    assert_eq!(
+        many["exception"],
+        serde_json::Value::Null,
+        "{}",
+        many["log"]
+    );
 
     // The original error inside a wrapper confirms the claim.
     let w = &r["wrapped"].1;
@@ -186,7 +204,7 @@ fn every_verdict_from_cpu_snippets() {
         .unwrap();
     let err = String::from_utf8_lossy(&again.stderr);
     assert_eq!(again.status.code(), Some(0), "{err}");
-    assert!(err.contains("0 to run, 13 up to date, 0 to skip"), "{err}");
+    assert!(err.contains("0 to run, 14 up to date, 0 to skip"), "{err}");
     // And check is quiet about records.
     let check = errbook(t.path()).arg("check").output().unwrap();
     let cerr = String::from_utf8_lossy(&check.stderr);

@@ -51,17 +51,59 @@ fn indent(l: &str) -> usize {
     l.len() - l.trim_start().len()
 }
 
+/// `lines[i]` as an exception line that ends a traceback: unindented, `Name: message` (or an
+/// exception-like name alone), right after an indented frame line.
+fn orphan_exception(lines: &[&str], i: usize) -> Option<RaisedError> {
+    let line = lines[i].trim_end();
+    if line.is_empty() || indent(line) > 0 {
+        return None;
+    }
+    let prev = lines[..i].iter().rev().find(|l| !l.trim().is_empty())?;
+    if indent(prev) == 0 {
+        return None;
+    }
+    let c = EXC_LINE.captures(line)?;
+    let name = &c[1];
+    let looks = line.contains(':')
+        || ["Error", "Exception", "Exit", "Interrupt"]
+            .iter()
+            .any(|s| name.ends_with(s));
+    looks.then(|| RaisedError {
+        exception: name.to_string(),
+        message: c
+            .get(2)
+            .map(|m| m.as_str().trim().to_string())
+            .unwrap_or_default(),
+        origin: String::new(),
+        traceback: String::new(),
+    })
+}
+
 /// Parse `text` (stdout and stderr interleaved).
 pub fn parse(text: &str) -> Raised {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Raised::default();
     // Blocks in order: (origin, error).
     let mut blocks: Vec<(Origin, RaisedError)> = Vec::new();
+    // Children that announced `Process X:` and have not printed their traceback yet: processes
+    // dying at once interleave their output, so headers can come before all the tracebacks.
+    let mut pending: std::collections::VecDeque<String> = Default::default();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
         let t = line.trim_start();
         if !t.ends_with(TB_MARK) {
+            if let Some(c) = CHILD.captures(t.trim_end()) {
+                pending.push_back(c[1].to_string());
+            } else if let Some(e) = orphan_exception(&lines, i).filter(|_| !pending.is_empty()) {
+                // A waiting child's exception line whose marker line went into another child's
+                // interleaved output.
+                let name = pending.pop_front().unwrap_or_default();
+                blocks.push((
+                    Origin::Child(name.clone()),
+                    RaisedError { origin: name, ..e },
+                ));
+            }
             i += 1;
             continue;
         }
@@ -80,14 +122,16 @@ pub fn parse(text: &str) -> Raised {
                 .is_some_and(|c| c[1].ends_with("RemoteError"));
         let origin = if t.starts_with("Original ") || SPAWN_WRAP.is_match(prev) || remote {
             Origin::Wrapped
-        } else if let Some(c) = CHILD.captures(prev) {
-            Origin::Child(c[1].to_string())
         } else if CHAINED.contains(&prev) {
             // Continues the chain of the block before; it replaces it as that chain's last.
             blocks
                 .last()
                 .map(|(o, _)| o.clone())
                 .unwrap_or(Origin::Main)
+        } else if let Some(name) = pending.front() {
+            // A child announced itself (`Process X:`) and has not printed its traceback yet:
+            // children dying at once print their headers and tracebacks interleaved.
+            Origin::Child(name.clone())
         } else {
             Origin::Main
         };
@@ -140,6 +184,9 @@ pub fn parse(text: &str) -> Raised {
             }
             tb = format!("\u{2026}{}", &tb[cut..]);
         }
+        if matches!(origin, Origin::Child(_)) && !CHAINED.contains(&prev) {
+            pending.pop_front();
+        }
         let chained = CHAINED.contains(&prev);
         let err = RaisedError {
             exception,
@@ -179,6 +226,55 @@ pub fn parse(text: &str) -> Raised {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn children_dying_at_once_print_headers_before_tracebacks() {
+        let text = "\
+Process Process-1:
+Process Process-2:
+Traceback (most recent call last):
+  File \"/usr/lib/python3.12/multiprocessing/process.py\", line 314, in _bootstrap
+    self.run()
+AttributeError: 'function' object has no attribute 'Empty'
+Traceback (most recent call last):
+  File \"/usr/lib/python3.12/multiprocessing/process.py\", line 314, in _bootstrap
+    self.run()
+AttributeError: 'function' object has no attribute 'Empty'
+done
+";
+        let r = parse(text);
+        assert_eq!(r.final_error, None);
+        let names: Vec<_> = r.children.iter().map(|c| c.origin.as_str()).collect();
+        assert_eq!(names, ["Process-1", "Process-2"]);
+        assert!(r.children.iter().all(|c| c.exception == "AttributeError"));
+    }
+
+    #[test]
+    fn a_traceback_marker_swallowed_by_interleaving() {
+        // Recorded on CPython 3.11: four workers raising at once.
+        let f = "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n    self.run()\n";
+        let text = format!(
+            "Process Process-3:\nProcess Process-2:\nTraceback (most recent call last):\n{f}ZeroDivisionError: worker 1 gave up\n\
+             Process Process-4:\nTraceback (most recent call last):\nTraceback (most recent call last):\n{f}ZeroDivisionError: worker 2 gave up\n\
+             {f}ZeroDivisionError: worker 3 gave up\nProcess Process-1:\nTraceback (most recent call last):\n{f}ZeroDivisionError: worker 0 gave up\nparent done\n"
+        );
+        let r = parse(&text);
+        assert_eq!(r.final_error, None);
+        let mut names: Vec<_> = r.children.iter().map(|c| c.origin.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["Process-1", "Process-2", "Process-3", "Process-4"]);
+        let mut msgs: Vec<_> = r.children.iter().map(|c| c.message.as_str()).collect();
+        msgs.sort();
+        assert_eq!(
+            msgs,
+            [
+                "worker 0 gave up",
+                "worker 1 gave up",
+                "worker 2 gave up",
+                "worker 3 gave up"
+            ]
+        );
+    }
 
     #[test]
     fn a_managers_remote_error_wraps_the_servers_exception() {
