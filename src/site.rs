@@ -117,7 +117,11 @@ pub fn render_into(
 ) -> Result<(usize, usize)> {
     use rayon::prelude::*;
     let t = crate::timings::stage("render");
-    let r = crate::render::Renderer::new(root, cfg, analysis, records, offline)?;
+    let mut r = crate::render::Renderer::new(root, cfg, analysis, records, offline)?;
+    r.highlights = crate::render::highlight::Memo::for_catalog(
+        &analysis.catalog,
+        &cfg.build.default_code_lang,
+    );
     let jobs = crate::render::jobs(&r);
     let paths: Vec<String> = jobs
         .par_iter()

@@ -17,6 +17,7 @@ use crate::diag::Diagnostics;
 use crate::load::SourceFile;
 use crate::model::{Catalog, PageKind};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// A page of the site that holds snippets.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -108,6 +109,10 @@ pub struct Graph {
     /// The threshold the inferred links passed.
     #[serde(skip)]
     pub threshold: f64,
+    /// Index of `links` by their ends, built on the first query (after `link` has sorted them;
+    /// `sort` drops it).
+    #[serde(skip)]
+    ends: std::sync::OnceLock<Ends>,
 }
 
 /// Why an inferred candidate is not in the graph.
@@ -124,12 +129,71 @@ pub struct Review {
     pub why: Left,
 }
 
+/// Links by the node at either end, as positions in `Graph::links` (so in its order): page
+/// rendering asks "what points at this workaround?" for every block of every page, and a scan of
+/// all links per question made large catalogs quadratic.
+#[derive(Debug, Clone, Default)]
+struct Ends {
+    from: HashMap<Node, Vec<u32>>,
+    to: HashMap<Node, Vec<u32>>,
+    /// Links with an end on an entry (the entry, its workarounds, dead ends or code).
+    entry: HashMap<String, Vec<u32>>,
+}
+
+/// The entry a node belongs to, if any.
+fn entry_of(n: &Node) -> Option<&str> {
+    match n {
+        Node::Entry { id } => Some(id),
+        Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => Some(entry),
+        Node::Snippet { page, .. } if page.kind == PageKind::Entry => Some(&page.id),
+        Node::Snippet { .. } | Node::Article { .. } => None,
+    }
+}
+
 impl Graph {
+    fn ends(&self) -> &Ends {
+        self.ends.get_or_init(|| {
+            let mut e = Ends::default();
+            for (i, l) in self.links.iter().enumerate() {
+                e.from.entry(l.from.clone()).or_default().push(i as u32);
+                e.to.entry(l.to.clone()).or_default().push(i as u32);
+                let (a, b) = (entry_of(&l.from), entry_of(&l.to));
+                for id in a.into_iter().chain(b.filter(|b| Some(*b) != a)) {
+                    e.entry.entry(id.to_string()).or_default().push(i as u32);
+                }
+            }
+            e
+        })
+    }
+
+    /// Links whose `from` (or `to`) is `node`, in graph order.
+    fn at<'a>(&'a self, node: &Node, from: bool) -> impl Iterator<Item = &'a Link> + 'a {
+        let e = self.ends();
+        let m = if from { &e.from } else { &e.to };
+        m.get(node)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+            .iter()
+            .map(|&i| &self.links[i as usize])
+    }
+
+    /// Every link with an end on entry `id` (the entry itself, its workarounds, dead ends or
+    /// code), in graph order.
+    pub fn touching_entry<'a>(&'a self, id: &str) -> impl Iterator<Item = &'a Link> + 'a {
+        self.ends()
+            .entry
+            .get(id)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+            .iter()
+            .map(|&i| &self.links[i as usize])
+    }
+
     /// Articles discussing an entry, best first.
     pub fn articles_for_entry<'a>(&'a self, entry: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
-        self.links.iter().filter(move |l| {
-            l.kind == LinkKind::Discusses && matches!(&l.to, Node::Entry { id } if id == entry)
-        })
+        let node = Node::Entry { id: entry.into() };
+        self.at(&node, false)
+            .filter(|l| l.kind == LinkKind::Discusses && matches!(l.from, Node::Article { .. }))
     }
 
     /// Entries an article discusses, best first.
@@ -137,10 +201,9 @@ impl Graph {
         &'a self,
         article: &'a str,
     ) -> impl Iterator<Item = &'a Link> + 'a {
-        self.links.iter().filter(move |l| {
-            l.kind == LinkKind::Discusses
-                && matches!(&l.from, Node::Article { id } if id == article)
-        })
+        let node = Node::Article { id: article.into() };
+        self.at(&node, true)
+            .filter(|l| l.kind == LinkKind::Discusses)
     }
 
     /// Code examples that apply workaround `number` of `entry`.
@@ -149,10 +212,12 @@ impl Graph {
         entry: &'a str,
         number: usize,
     ) -> impl Iterator<Item = &'a Link> + 'a {
-        self.links.iter().filter(move |l| {
-            l.kind == LinkKind::Applies
-                && matches!(&l.to, Node::Workaround { entry: e, number: n } if e == entry && *n == number)
-        })
+        let node = Node::Workaround {
+            entry: entry.into(),
+            number,
+        };
+        self.at(&node, false)
+            .filter(|l| l.kind == LinkKind::Applies)
     }
 
     /// Code examples that do what dead end `number` of `entry` says fails.
@@ -161,10 +226,12 @@ impl Graph {
         entry: &'a str,
         number: usize,
     ) -> impl Iterator<Item = &'a Link> + 'a {
-        self.links.iter().filter(move |l| {
-            l.kind == LinkKind::DeadEnd
-                && matches!(&l.to, Node::DeadEnd { entry: e, number: n } if e == entry && *n == number)
-        })
+        let node = Node::DeadEnd {
+            entry: entry.into(),
+            number,
+        };
+        self.at(&node, false)
+            .filter(|l| l.kind == LinkKind::DeadEnd)
     }
 
     /// Links from one snippet (workarounds it applies, dead ends it falls into).
@@ -173,14 +240,24 @@ impl Graph {
         page: &'a PageRef,
         index: usize,
     ) -> impl Iterator<Item = &'a Link> + 'a {
-        self.links.iter().filter(move |l| {
-            matches!(&l.from, Node::Snippet { page: p, index: i } if p == page && *i == index)
-        })
+        let node = Node::Snippet {
+            page: page.clone(),
+            index,
+        };
+        self.at(&node, true)
     }
 
     /// Entries related to an entry (either direction), best first.
     pub fn related<'a>(&'a self, entry: &'a str) -> impl Iterator<Item = (&'a str, &'a Link)> + 'a {
-        self.links.iter().filter_map(move |l| {
+        let node = Node::Entry { id: entry.into() };
+        let e = self.ends();
+        let get =
+            |m: &'a HashMap<Node, Vec<u32>>| m.get(&node).map(|v| v.as_slice()).unwrap_or(&[]);
+        let mut at: Vec<u32> = get(&e.from).iter().chain(get(&e.to)).copied().collect();
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter().filter_map(move |i| {
+            let l = &self.links[i as usize];
             if l.kind != LinkKind::Related {
                 return None;
             }
@@ -198,6 +275,7 @@ impl Graph {
 
     /// Sort links deterministically: by kind, then score (best first), then endpoints.
     pub fn sort(&mut self) {
+        self.ends = Default::default();
         self.links.sort_by(|a, b| {
             (a.kind as u8)
                 .cmp(&(b.kind as u8))
@@ -393,8 +471,15 @@ impl<'a> Decisions<'a> {
         review: &mut Vec<Review>,
         threshold: f64,
     ) {
+        // Links already drawn, by their pair (a scan per candidate was quadratic).
+        let mut at: HashMap<(LinkKind, Node, Node), usize> = links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (pair_key(l), i))
+            .collect();
         for mut c in cands {
-            if let Some(x) = links.iter_mut().find(|x| same_pair(x, &c)) {
+            if let Some(&i) = at.get(&pair_key(&c)) {
+                let x = &mut links[i];
                 if x.evidence.is_empty() {
                     x.evidence = std::mem::take(&mut c.evidence);
                 }
@@ -407,9 +492,13 @@ impl<'a> Decisions<'a> {
                 }),
                 Some(true) => {
                     c.origin = Origin::Confirmed;
+                    at.insert(pair_key(&c), links.len());
                     links.push(c);
                 }
-                None if c.score >= threshold => links.push(c),
+                None if c.score >= threshold => {
+                    at.insert(pair_key(&c), links.len());
+                    links.push(c)
+                }
                 None => {
                     if c.score >= threshold / 3.0 {
                         review.push(Review {
@@ -520,6 +609,16 @@ impl<'a> Decisions<'a> {
 }
 
 /// Do two links join the same two nodes with the same kind (related links either way)?
+/// What makes two links the same: kind and ends (either way round for related entries).
+fn pair_key(l: &Link) -> (LinkKind, Node, Node) {
+    match (&l.from, &l.to) {
+        (Node::Entry { id: a }, Node::Entry { id: b }) if l.kind == LinkKind::Related && a > b => {
+            (l.kind, l.to.clone(), l.from.clone())
+        }
+        _ => (l.kind, l.from.clone(), l.to.clone()),
+    }
+}
+
 fn same_pair(a: &Link, b: &Link) -> bool {
     a.kind == b.kind
         && ((a.from == b.from && a.to == b.to)

@@ -111,25 +111,11 @@ pub fn entry(a: &Analysis, records: &RecordSet, e: &Entry) -> Value {
             json!({ "snippet": s.id, "state": state, "record": rec })
         })
         .collect();
-    let links: Vec<&crate::link::Link> = a
-        .graph
-        .links
-        .iter()
-        .filter(|l| touches(&l.from, &e.id) || touches(&l.to, &e.id))
-        .collect();
+    let links: Vec<&crate::link::Link> = a.graph.touching_entry(&e.id).collect();
     json!({
         "entry": e,
         "url": crate::urls::entry(&e.id),
         "links": links,
         "verification": verification,
     })
-}
-
-fn touches(n: &Node, id: &str) -> bool {
-    match n {
-        Node::Entry { id: x } => x == id,
-        Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => entry == id,
-        Node::Snippet { page, .. } => page.kind == PageKind::Entry && page.id == id,
-        Node::Article { .. } => false,
-    }
 }

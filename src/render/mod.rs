@@ -32,6 +32,8 @@ pub struct Renderer<'a> {
     pub offline: bool,
     pub tera: tera::Tera,
     pub lists: lists::Lists<'a>,
+    /// Highlighted code blocks that repeat across pages (empty: highlight every block).
+    pub highlights: highlight::Memo,
 }
 
 /// One page being rendered: where it is (for relative links) and its snippets.
@@ -105,6 +107,7 @@ impl<'a> Renderer<'a> {
             offline,
             tera,
             lists: lists::Lists::new(&analysis.catalog),
+            highlights: highlight::Memo::default(),
         })
     }
 

@@ -3,7 +3,6 @@
 //! (the workaround it applies, the dead end it falls into).
 
 use super::escape as esc;
-use super::highlight::highlight;
 use super::PageCtx;
 use crate::link::{LinkKind, Node};
 use crate::model::Snippet;
@@ -19,7 +18,7 @@ pub fn render(ctx: &PageCtx<'_>, snippet: Option<&Snippet>, info: &str, text: &s
         lang
     };
     let shown = snippet.map(|s| s.display.as_str()).unwrap_or(text);
-    let code = highlight(shown, lang);
+    let code = ctx.r.highlights.highlight(shown, lang);
     let mut out = String::with_capacity(code.len() + 512);
     let anchor = snippet
         .map(|s| format!(" id=\"code-{}\"", esc(&s.id)))
@@ -165,7 +164,11 @@ pub fn record_details(rec: &Record) -> String {
         out.push_str(&format!("<dt>Skipped</dt><dd>{}</dd>", esc(reason)));
     }
     if let Some((exc, msg)) = rec.cause() {
-        let line = if msg.is_empty() { exc } else { format!("{exc}: {msg}") };
+        let line = if msg.is_empty() {
+            exc
+        } else {
+            format!("{exc}: {msg}")
+        };
         out.push_str(&format!(
             "<dt>Raised</dt><dd><code>{}</code></dd>",
             esc(&truncate(&line, 400))
