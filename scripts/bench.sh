@@ -78,8 +78,13 @@ measure() {
 build_once() { # size tool
   local size=$1 tool=$2 d="$WORK/$1"
   case $tool in
-    errbook) rm -rf "$d/out-errbook"; measure "$size" errbook "$d/out-errbook" "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" ;;
-    errbook-rebuild) measure "$size" errbook-rebuild "$d/out-errbook" "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" ;;
+    # A cold build: no output and no kept staging folder (.out-errbook.prev) to reuse.
+    errbook) rm -rf "$d/out-errbook" "$d/.out-errbook.prev"; measure "$size" errbook "$d/out-errbook" "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" ;;
+    # A rebuild into existing output, as from the third `errbook build` on: the output and the
+    # kept previous output (the staging folder) both exist, so unchanged files are not rewritten.
+    errbook-rebuild)
+      [ -d "$d/.out-errbook.prev" ] || "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" >/dev/null 2>&1
+      measure "$size" errbook-rebuild "$d/out-errbook" "$ERRBOOK" --root "$d/errbook" build -d "$d/out-errbook" ;;
     hugo) rm -rf "$d/out-hugo"; measure "$size" hugo "$d/out-hugo" hugo --quiet --source "$d/hugo" --destination "$d/out-hugo" ;;
     mdbook) rm -rf "$d/out-mdbook"; measure "$size" mdbook "$d/out-mdbook" mdbook build "$d/mdbook" --dest-dir "$d/out-mdbook" ;;
   esac

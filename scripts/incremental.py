@@ -3,7 +3,7 @@
 several times, and time each edit until the entry's page on disk holds the new text.
 
 usage: incremental.py ERRBOOK ROOT [EDITS]
-prints: "<median> ms (edit -> page written, median of N edits; min..max; serve's own rebuild: M ms)"
+prints: "<median> ms (edit -> page written, median of N edits; min..max; the whole update ... M ms)"
 """
 import os, re, socket, statistics, subprocess, sys, threading, time
 
@@ -76,7 +76,8 @@ finally:
     proc.terminate()
     proc.wait(10)
 
-own = f"; serve's own rebuild: {statistics.median(built):.0f} ms" if built else ""
+own = (f"; the whole update (graph, pages linking to it, lists, search index) done in "
+       f"{statistics.median(built):.0f} ms" if built else "")
 print(
     f"{statistics.median(times):.0f} ms (edit -> page written, median of {len(times)} edits; "
     f"{min(times):.0f}..{max(times):.0f} ms{own})"

@@ -72,6 +72,19 @@ impl Live {
 
     /// Apply a batch of changed paths (absolute or relative to the root).
     pub fn update(&mut self, changed: &[PathBuf]) -> Result<(Update, Diagnostics)> {
+        self.update_then(changed, &mut |_, _| {})
+    }
+
+    /// `update`, calling `early` as soon as the edited page itself is on disk: when one entry or
+    /// article was edited (same ID, no errors), its page is rendered with the links as they were
+    /// and written first, so the author sees the edit at once; the link graph, the pages at the
+    /// other ends of its links, the lists and the search index follow. `early` gets the site
+    /// path of the page and the milliseconds since the update began.
+    pub fn update_then(
+        &mut self,
+        changed: &[PathBuf],
+        early: &mut dyn FnMut(&str, u128),
+    ) -> Result<(Update, Diagnostics)> {
         let started = std::time::Instant::now();
         let mut rel: Vec<PathBuf> = std::mem::take(&mut self.pending);
         rel.extend(changed.iter().map(|p| {
@@ -85,7 +98,7 @@ impl Live {
         if rel.is_empty() {
             return Ok((Update::default(), self.analysis.diags.clone()));
         }
-        let result = self.update_rel(&rel, started);
+        let result = self.update_rel(&rel, started, early);
         if result.is_err() {
             self.pending = rel;
         }
@@ -107,6 +120,7 @@ impl Live {
         &mut self,
         rel: &[PathBuf],
         started: std::time::Instant,
+        early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
         let content_only = rel.iter().all(|p| {
             (p.starts_with(crate::load::ERRORS_DIR) || p.starts_with(crate::load::ARTICLES_DIR))
@@ -123,19 +137,20 @@ impl Live {
             };
             return Ok((up, diags));
         }
-        self.apply(rel, started)
+        self.apply(rel, started, early)
     }
 
     fn apply(
         &mut self,
         rel: &[PathBuf],
         started: std::time::Instant,
+        early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
         let timeout = self.cfg.verify.timeout_s;
         // Work on the state itself (a deep copy of a large catalog costs more than the whole
         // update); `undo` puts it back if the change does not build.
         let mut next = std::mem::replace(&mut self.analysis, empty_analysis());
-        let old_graph = std::mem::take(&mut next.graph);
+        let mut old_graph = std::mem::take(&mut next.graph);
         let old_files = next.files.clone();
         let mut undo = Undo::default();
         let mut file_diags = self.file_diags.clone();
@@ -219,6 +234,27 @@ impl Live {
             next.files.insert(at, file);
         }
 
+        // One page edited in place: write it now, with the links as they were.
+        let same_page = touched.len() == 1
+            && listed_before.len() == 1
+            && listed_after.len() == 1
+            && rel.len() == 1
+            && !file_diags
+                .get(&rel[0])
+                .is_some_and(|d| d.iter().any(|d| d.is_error()));
+        let mut written_early = None;
+        if same_page {
+            next.graph = old_graph;
+            let first = touched.iter().next().cloned();
+            if let Some((site, wrote)) =
+                first.and_then(|(k, id)| self.write_page(&next, k, &id).ok())
+            {
+                early(&site, started.elapsed().as_millis());
+                written_early = wrote.then(|| crate::urls::file_of(&site));
+            }
+            old_graph = std::mem::take(&mut next.graph);
+        }
+
         let mut diags = Diagnostics::default();
         for d in file_diags.values() {
             diags.extend(d.iter().cloned());
@@ -252,7 +288,11 @@ impl Live {
         };
         let written = self.write_affected(&next, &changes);
         match written {
-            Ok(up) => {
+            Ok(mut up) => {
+                if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {
+                    up.written.push(f);
+                    up.written.sort();
+                }
                 self.analysis = next;
                 self.file_diags = file_diags;
                 Ok((
@@ -269,6 +309,38 @@ impl Live {
                 Err(e)
             }
         }
+    }
+
+    /// Render one entry or article page of `a` and write it if its bytes changed; its site path
+    /// and whether it was written.
+    fn write_page(&self, a: &Analysis, kind: PageKind, id: &str) -> Result<(String, bool)> {
+        let r = crate::render::Renderer::new(
+            &self.root,
+            &self.cfg,
+            a,
+            &self.records,
+            self.opts.offline,
+        )?;
+        let job = match kind {
+            PageKind::Entry => a
+                .catalog
+                .entries
+                .binary_search_by(|e| e.id.as_str().cmp(id))
+                .map(Job::Entry),
+            PageKind::Article => a
+                .catalog
+                .articles
+                .binary_search_by(|x| x.id.as_str().cmp(id))
+                .map(Job::Article),
+        }
+        .map_err(|_| Error::Other(format!("no page for {id}")))?;
+        let (path, html) = r.run(&job)?;
+        let target = self.opts.dest.join(crate::urls::file_of(&path));
+        let changed = std::fs::read(&target).ok().as_deref() != Some(html.as_bytes());
+        if changed {
+            write_atomic(&target, html.as_bytes())?;
+        }
+        Ok((path, changed))
     }
 
     /// Render the affected pages and every catalog-wide file; write what changed.

@@ -95,7 +95,14 @@ fn one_changed_entry_rewrites_only_what_depends_on_it() {
         ),
     )
     .unwrap();
-    let (up, _) = live.update(&[entry.clone()]).unwrap();
+    // The edited page is written first, before the graph and the rest.
+    let mut early = Vec::new();
+    let (up, _) = live
+        .update_then(&[entry.clone()], &mut |page, _| {
+            early.push(page.to_string())
+        })
+        .unwrap();
+    assert_eq!(early, ["errors/pytorch/dataset-worker-fork-cuda/"]);
     assert!(!up.full);
     let after = snapshot(&out);
 

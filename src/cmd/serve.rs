@@ -45,7 +45,10 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
     watch::run(&paths, |changed| {
         live = match live.take() {
             // Incremental: only what depends on the changed files is rendered and written.
-            Some(mut l) => match l.update(&changed) {
+            Some(mut l) => match l.update_then(&changed, &mut |page, ms| {
+                eprintln!("written: {page} in {ms} ms (the pages linking to it follow)");
+                reload.publish(String::new());
+            }) {
                 // Nothing really changed (a file saved as it was): no rebuild, no reload.
                 Ok((u, _)) if u.rendered == 0 && !u.full => Some(l),
                 Ok((u, d)) => {
