@@ -189,10 +189,12 @@ pub fn catalog_files(
 ) -> Result<Vec<OutFile>> {
     let mut out = Vec::new();
     if want.catalog {
+        let _t = crate::timings::stage("  catalog.json");
         let v = crate::render::api::catalog(analysis, cfg);
         out.push(OutFile::new("api/catalog.json", to_json(&v)?));
     }
     if want.links {
+        let _t = crate::timings::stage("  links.json");
         out.push(OutFile::new("api/links.json", to_json(&analysis.graph)?));
     }
     if want.sitemap {
@@ -204,6 +206,7 @@ pub fn catalog_files(
         out.push(OutFile::new("feed.xml", xml.into_bytes()));
     }
     if want.search {
+        let _t = crate::timings::stage("  search");
         out.extend(crate::index::output_files(analysis, cfg, offline)?);
     }
     Ok(out)

@@ -11,6 +11,7 @@
 
 use crate::index::{normalise, tokenise};
 use crate::site::Analysis;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -46,9 +47,8 @@ pub struct Index {
     pub post: Vec<Vec<u32>>,
 }
 
-/// The text of each field of one entry.
-fn fields(analysis: &Analysis, e: &crate::model::Entry, arts: &[usize]) -> Vec<String> {
-    let cat = &analysis.catalog;
+/// The text of each field of one entry, but the two article fields (counted once per article).
+fn fields(e: &crate::model::Entry) -> Vec<String> {
     let msg = normalise::normalise(&e.message).template;
     let aliases: Vec<String> = e
         .aliases
@@ -66,15 +66,6 @@ fn fields(analysis: &Analysis, e: &crate::model::Entry, arts: &[usize]) -> Vec<S
         work.push_str(&d.summary);
         work.push(' ');
     }
-    let mut titles = String::new();
-    let mut text = String::new();
-    for &a in arts {
-        let a = &cat.articles[a];
-        titles.push_str(&a.title);
-        titles.push(' ');
-        text.push_str(&a.body);
-        text.push(' ');
-    }
     vec![
         msg,
         aliases.join(" "),
@@ -86,9 +77,32 @@ fn fields(analysis: &Analysis, e: &crate::model::Entry, arts: &[usize]) -> Vec<S
         e.tags.join(" "),
         e.root_cause.clone(),
         work,
-        titles,
-        text,
     ]
+}
+
+/// Term counts and length of one text.
+type Counts = (HashMap<String, u32>, usize);
+
+fn counts(text: &str) -> Counts {
+    let toks = tokenise::tokens(text);
+    let len = toks.len();
+    let mut tf: HashMap<String, u32> = HashMap::new();
+    for t in toks {
+        *tf.entry(t).or_default() += 1;
+    }
+    (tf, len)
+}
+
+/// The sum of several texts' counts (as if they were joined by spaces).
+fn sum<'a>(parts: impl Iterator<Item = &'a Counts>) -> Counts {
+    let mut out: Counts = Default::default();
+    for (tf, len) in parts {
+        for (t, c) in tf {
+            *out.0.entry(t.clone()).or_default() += c;
+        }
+        out.1 += len;
+    }
+    out
 }
 
 /// Articles that discuss each entry: the link graph's `discusses` links and `errors:` lists.
@@ -141,32 +155,47 @@ pub fn build(analysis: &Analysis) -> Index {
     }
 
     let nf = FIELDS.len();
+    // Each article's title and text are tokenised once, however many entries it discusses.
+    let art_counts: HashMap<usize, (Counts, Counts)> = art_no
+        .keys()
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|&&a| {
+            let art = &cat.articles[a];
+            (a, (counts(&art.title), counts(&art.body)))
+        })
+        .collect();
     // Per doc, per field: term counts and length.
-    let mut per_doc: Vec<Vec<(HashMap<String, u32>, usize)>> =
-        Vec::with_capacity(cat.entries.len());
-    let mut total_len = vec![0usize; nf];
     let empty = Vec::new();
-    let mut docs = Vec::with_capacity(cat.entries.len());
-    for e in &cat.entries {
-        let a = by_entry.get(e.id.as_str()).unwrap_or(&empty);
-        let fs = fields(analysis, e, a);
-        let mut row = Vec::with_capacity(nf);
-        for (f, text) in fs.iter().enumerate() {
-            let toks = tokenise::tokens(text);
-            total_len[f] += toks.len();
-            let mut tf: HashMap<String, u32> = HashMap::new();
-            for t in &toks {
-                *tf.entry(t.clone()).or_default() += 1;
-            }
-            row.push((tf, toks.len()));
+    let per_doc: Vec<Vec<Counts>> = cat
+        .entries
+        .par_iter()
+        .map(|e| {
+            let a = by_entry.get(e.id.as_str()).unwrap_or(&empty);
+            let mut row: Vec<Counts> = fields(e).iter().map(|t| counts(t)).collect();
+            row.push(sum(a.iter().map(|i| &art_counts[i].0)));
+            row.push(sum(a.iter().map(|i| &art_counts[i].1)));
+            row
+        })
+        .collect();
+    let mut total_len = vec![0usize; nf];
+    for row in &per_doc {
+        for (f, (_, len)) in row.iter().enumerate() {
+            total_len[f] += len;
         }
-        per_doc.push(row);
-        docs.push((
-            e.id.clone(),
-            e.message.clone(),
-            a.iter().map(|i| art_no[i]).collect(),
-        ));
     }
+    let docs: Vec<(String, String, Vec<u32>)> = cat
+        .entries
+        .iter()
+        .map(|e| {
+            let a = by_entry.get(e.id.as_str()).unwrap_or(&empty);
+            (
+                e.id.clone(),
+                e.message.clone(),
+                a.iter().map(|i| art_no[i]).collect(),
+            )
+        })
+        .collect();
     let n = cat.entries.len().max(1) as f64;
     let avg: Vec<f64> = total_len.iter().map(|&t| (t as f64 / n).max(1.0)).collect();
 
