@@ -136,6 +136,28 @@ fn articles_by_entry(analysis: &Analysis) -> HashMap<&str, Vec<usize>> {
     map
 }
 
+/// One document's terms, each with its impact: BM25F's field-weighted, length-normalised term
+/// frequency, saturated and scaled to 1..=100.
+fn impacts(row: &[Counts], avg: &[f64]) -> Vec<(String, u32)> {
+    let mut tfw: HashMap<&str, f64> = HashMap::new();
+    for (f, (tf, len)) in row.iter().enumerate() {
+        let (_, w, b) = FIELDS[f];
+        let norm = 1.0 - b + b * (*len as f64) / avg[f];
+        for (t, &c) in tf {
+            *tfw.entry(t.as_str()).or_default() += w * c as f64 / norm;
+        }
+    }
+    let mut terms: Vec<(String, u32)> = tfw
+        .into_iter()
+        .map(|(t, x)| {
+            let impact = (100.0 * x / (x + K1)).round().clamp(1.0, 100.0) as u32;
+            (t.to_string(), impact)
+        })
+        .collect();
+    terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    terms
+}
+
 /// Build the index from the typed model.
 pub fn build(analysis: &Analysis) -> Index {
     let cat = &analysis.catalog;
@@ -165,59 +187,72 @@ pub fn build(analysis: &Analysis) -> Index {
             (a, (counts(&art.title), counts(&art.body)))
         })
         .collect();
-    // Per doc, per field: term counts and length.
     let empty = Vec::new();
-    let per_doc: Vec<Vec<Counts>> = cat
+    let arts_of = |e: &crate::model::Entry| by_entry.get(e.id.as_str()).unwrap_or(&empty);
+    // Pass 1: each field's length in every document, for BM25's average lengths. (Counts are not
+    // kept for all documents at once: on 100,000 entries they took over a gigabyte.)
+    let lens: Vec<Vec<usize>> = cat
         .entries
         .par_iter()
         .map(|e| {
-            let a = by_entry.get(e.id.as_str()).unwrap_or(&empty);
-            let mut row: Vec<Counts> = fields(e).iter().map(|t| counts(t)).collect();
-            row.push(sum(a.iter().map(|i| &art_counts[i].0)));
-            row.push(sum(a.iter().map(|i| &art_counts[i].1)));
+            let mut row: Vec<usize> = fields(e)
+                .iter()
+                .map(|t| tokenise::tokens(t).len())
+                .collect();
+            let a = arts_of(e);
+            row.push(a.iter().map(|i| art_counts[i].0 .1).sum());
+            row.push(a.iter().map(|i| art_counts[i].1 .1).sum());
             row
         })
         .collect();
     let mut total_len = vec![0usize; nf];
-    for row in &per_doc {
-        for (f, (_, len)) in row.iter().enumerate() {
+    for row in &lens {
+        for (f, len) in row.iter().enumerate() {
             total_len[f] += len;
         }
     }
+    drop(lens);
     let docs: Vec<(String, String, Vec<u32>)> = cat
         .entries
         .iter()
         .map(|e| {
-            let a = by_entry.get(e.id.as_str()).unwrap_or(&empty);
             (
                 e.id.clone(),
                 e.message.clone(),
-                a.iter().map(|i| art_no[i]).collect(),
+                arts_of(e).iter().map(|i| art_no[i]).collect(),
             )
         })
         .collect();
     let n = cat.entries.len().max(1) as f64;
     let avg: Vec<f64> = total_len.iter().map(|&t| (t as f64 / n).max(1.0)).collect();
 
+    // Pass 2, a chunk of documents at a time: each document's terms with their impacts, in
+    // parallel; then into the postings in document order.
+    const CHUNK: usize = 4096;
     // term -> (postings, last doc)
     let mut inverted: BTreeMap<String, (Vec<u32>, u32)> = BTreeMap::new();
-    for (d, row) in per_doc.iter().enumerate() {
-        let mut tfw: HashMap<&str, f64> = HashMap::new();
-        for (f, (tf, len)) in row.iter().enumerate() {
-            let (_, w, b) = FIELDS[f];
-            let norm = 1.0 - b + b * (*len as f64) / avg[f];
-            for (t, &c) in tf {
-                *tfw.entry(t.as_str()).or_default() += w * c as f64 / norm;
+    for (c, chunk) in cat.entries.chunks(CHUNK).enumerate() {
+        let rows: Vec<Vec<(String, u32)>> = chunk
+            .par_iter()
+            .map(|e| {
+                let a = arts_of(e);
+                let mut row: Vec<Counts> = fields(e).iter().map(|t| counts(t)).collect();
+                row.push(sum(a.iter().map(|i| &art_counts[i].0)));
+                row.push(sum(a.iter().map(|i| &art_counts[i].1)));
+                impacts(&row, &avg)
+            })
+            .collect();
+        for (k, terms) in rows.into_iter().enumerate() {
+            let d = (c * CHUNK + k) as u32;
+            for (t, impact) in terms {
+                let (list, last) = match inverted.get_mut(t.as_str()) {
+                    Some(x) => x,
+                    None => inverted.entry(t).or_default(),
+                };
+                list.push(d - *last);
+                list.push(impact);
+                *last = d;
             }
-        }
-        let mut terms: Vec<(&str, f64)> = tfw.into_iter().collect();
-        terms.sort_by(|a, b| a.0.cmp(b.0));
-        for (t, x) in terms {
-            let impact = (100.0 * x / (x + K1)).round().clamp(1.0, 100.0) as u32;
-            let (list, last) = inverted.entry(t.to_string()).or_default();
-            list.push(d as u32 - *last);
-            list.push(impact);
-            *last = d as u32;
         }
     }
     let (terms, post) = inverted.into_iter().map(|(t, (p, _))| (t, p)).unzip();
