@@ -64,7 +64,7 @@ pub struct BuildReport {
 
 /// The whole pipeline. On content errors nothing is written and the old output stays whole.
 pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
-    build_keep(root, cfg, opts).map(|(report, diags, _, _)| (report, diags))
+    build_inner(root, cfg, opts, false).map(|(report, diags, _, _)| (report, diags))
 }
 
 /// `build`, also handing back what it read (for incremental rebuilds).
@@ -73,14 +73,29 @@ pub fn build_keep(
     cfg: &Config,
     opts: &BuildOptions,
 ) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+    build_inner(root, cfg, opts, true)
+}
+
+/// The pipeline; `keep`: hand back the source texts too (serve compares and re-reads them).
+fn build_inner(
+    root: &Path,
+    cfg: &Config,
+    opts: &BuildOptions,
+    keep: bool,
+) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
     let started = std::time::Instant::now();
     let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
-        let analysis = analyse(root, cfg, !opts.no_infer)?;
+        let mut analysis = analyse(root, cfg, !opts.no_infer)?;
         if analysis.diags.has_errors() {
             return Err(crate::Error::Content {
                 errors: analysis.diags.error_count(),
                 diags: analysis.diags,
             });
+        }
+        if !keep {
+            // Rendering reads the model, not the sources: free their text (a tenth of the
+            // memory on large catalogs).
+            analysis.files = Vec::new();
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
