@@ -22,20 +22,11 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
         &reload,
     );
 
-    let server = tiny_http::Server::http(("127.0.0.1", port))
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| Error::Other(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
-    let server = Arc::new(server);
+    http::spawn(listener, dest.clone(), reload.clone())?;
     let url = format!("http://127.0.0.1:{port}/");
     eprintln!("serving {} at {url} (Ctrl-C to stop)", dest.display());
-    // Long-polling pages hold a worker each: keep several.
-    for _ in 0..8 {
-        let (server, dest, reload) = (server.clone(), dest.clone(), reload.clone());
-        std::thread::spawn(move || {
-            for req in server.incoming_requests() {
-                http::handle(req, &dest, &reload);
-            }
-        });
-    }
     if open {
         if let Err(e) = opener::open(&url) {
             eprintln!("could not open a browser: {e}");

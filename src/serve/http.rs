@@ -3,11 +3,11 @@
 //! long-poll endpoint it calls.
 
 use super::reload::Reload;
-use std::io::Cursor;
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use tiny_http::{Header, Request, Response, StatusCode};
 
 pub const RELOAD_PATH: &str = "/__errbook/reload";
 const SCRIPT_PATH: &str = "/__errbook/livereload.js";
@@ -46,48 +46,87 @@ const LIVERELOAD_JS: &str = r#"(function () {
 })();
 "#;
 
+/// Serve `root` on `listener` from a background thread: every connection is handled
+/// concurrently (a page opens several at once, and long polls wait for minutes), so no request
+/// waits behind another. Returns once the server runs.
+pub fn spawn(listener: std::net::TcpListener, root: PathBuf, reload: Arc<Reload>) -> crate::Result<()> {
+    use crate::Error;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Other(format!("cannot serve: {e}")))?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Other(format!("cannot start the HTTP runtime: {e}")))?;
+    let listener = {
+        let _guard = rt.enter();
+        tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| Error::Other(format!("cannot serve: {e}")))?
+    };
+    let app = axum::Router::new().fallback(move |uri: Uri| {
+        let (root, reload) = (root.clone(), reload.clone());
+        async move { handle(uri, root, reload).await }
+    });
+    std::thread::spawn(move || {
+        rt.block_on(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                eprintln!("serve: the HTTP server stopped: {e}");
+            }
+        })
+    });
+    Ok(())
+}
+
 /// Answer one request from the files under `root`.
-pub fn handle(req: Request, root: &Path, reload: &Arc<Reload>) {
-    let url = req.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let resp = if path == RELOAD_PATH {
+async fn handle(uri: Uri, root: PathBuf, reload: Arc<Reload>) -> Response {
+    let path = uri.path();
+    let query = uri.query().unwrap_or("");
+    if path == RELOAD_PATH {
         let since = query
             .split('&')
             .find_map(|kv| kv.strip_prefix("since="))
             .and_then(|v| v.parse::<u64>().ok());
         let state = match since {
-            Some(seen) => reload.wait_change(seen, Duration::from_secs(25)),
+            // The wait blocks on a condition variable: on the blocking pool, not a worker.
+            Some(seen) => tokio::task::spawn_blocking(move || {
+                reload.wait_change(seen, Duration::from_secs(25))
+            })
+            .await
+            .unwrap_or_default(),
             None => reload.current(),
         };
         let body = serde_json::json!({"generation": state.generation, "errors": state.errors});
-        bytes(200, "application/json", body.to_string().into_bytes())
-    } else if path == SCRIPT_PATH {
-        bytes(
+        return bytes(200, "application/json", body.to_string().into_bytes());
+    }
+    if path == SCRIPT_PATH {
+        return bytes(
             200,
             "text/javascript; charset=utf-8",
             LIVERELOAD_JS.as_bytes().to_vec(),
-        )
-    } else {
-        match resolve(root, path) {
-            Resolved::File(f) => file(200, &f),
-            Resolved::Redirect(to) => {
-                let mut r = bytes(301, "text/plain", Vec::new());
-                if let Ok(h) = Header::from_bytes("Location", to.as_bytes()) {
-                    r.add_header(h);
-                }
-                r
+        );
+    }
+    let path = path.to_string();
+    tokio::task::spawn_blocking(move || match resolve(&root, &path) {
+        Resolved::File(f) => file(200, &f),
+        Resolved::Redirect(to) => {
+            let mut r = bytes(301, "text/plain", Vec::new());
+            if let Ok(v) = HeaderValue::from_str(&to) {
+                r.headers_mut().insert(header::LOCATION, v);
             }
-            Resolved::NotFound => {
-                let nf = root.join("404.html");
-                if nf.is_file() {
-                    file(404, &nf)
-                } else {
-                    bytes(404, "text/plain", b"not found".to_vec())
-                }
+            r
+        }
+        Resolved::NotFound => {
+            let nf = root.join("404.html");
+            if nf.is_file() {
+                file(404, &nf)
+            } else {
+                bytes(404, "text/plain", b"not found".to_vec())
             }
         }
-    };
-    let _ = req.respond(resp);
+    })
+    .await
+    .unwrap_or_else(|_| bytes(500, "text/plain", b"internal error".to_vec()))
 }
 
 enum Resolved {
@@ -150,7 +189,7 @@ fn content_type(p: &Path) -> &'static str {
     }
 }
 
-fn file(status: u16, p: &Path) -> Response<Cursor<Vec<u8>>> {
+fn file(status: u16, p: &Path) -> Response {
     match std::fs::read(p) {
         Ok(mut body) => {
             let ct = content_type(p);
@@ -173,15 +212,14 @@ fn inject(body: Vec<u8>) -> Vec<u8> {
     }
 }
 
-fn bytes(status: u16, ct: &str, body: Vec<u8>) -> Response<Cursor<Vec<u8>>> {
-    let mut r = Response::from_data(body).with_status_code(StatusCode(status));
-    if let Ok(h) = Header::from_bytes("Content-Type", ct.as_bytes()) {
-        r.add_header(h);
-    }
-    if let Ok(h) = Header::from_bytes("Cache-Control", "no-store".as_bytes()) {
-        r.add_header(h);
-    }
-    r
+fn bytes(status: u16, ct: &'static str, body: Vec<u8>) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (
+        status,
+        [(header::CONTENT_TYPE, ct), (header::CACHE_CONTROL, "no-store")],
+        body,
+    )
+        .into_response()
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Serve: the contributor's loop. Build, serve the output on 127.0.0.1 (tiny_http), watch the
+//! Serve: the contributor's loop. Build, serve the output on 127.0.0.1 (axum on tokio), watch the
 //! content, theme and configuration (notify), rebuild on change, and reload open pages.
 //!
 //! `http` answers requests (files, 404, the live-reload endpoints); `watch` turns file events
