@@ -10,6 +10,7 @@
   var ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
   var PREFIX = new RegExp("^(?:" + [
     "\\[?rank\\s*[0-9]+\\]?\\s*:\\s*",
+    "\\[default[0-9]+\\]:\\s*",
     "\\[\\s*[Rr]ank\\s*[0-9]+\\s*\\]\\s*",
     "\\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T _][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\\]?\\s*(?:[-|:]\\s*)?",
     "\\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\\]?\\s*(?:[-|:]\\s*)?",
@@ -347,6 +348,19 @@
     var box = document.getElementById("search-results");
     if (!input || !box) return;
     var active = -1;
+    // An <input> turns the line breaks of pasted text into spaces, and a traceback flattened to
+    // one line no longer shows its exception lines: keep what was pasted and search that while
+    // the box still holds it.
+    var pasted = null;
+    function flat(s) { return s.replace(/\s+/g, ""); }
+    function query() {
+      var v = input.value;
+      return pasted !== null && flat(pasted) === flat(v) ? pasted : v;
+    }
+    input.addEventListener("paste", function (ev) {
+      var t = ev.clipboardData ? ev.clipboardData.getData("text/plain") : "";
+      pasted = /[\r\n]/.test(t) ? t : null;
+    });
     function items() { return box.querySelectorAll(".sr-item"); }
     function setActive(k) {
       var list = items();
@@ -357,10 +371,10 @@
       list[active].scrollIntoView({ block: "nearest" });
     }
     function run() {
-      var q = input.value;
+      var q = query();
       if (!q.trim()) { box.hidden = true; box.innerHTML = ""; return; }
       load().then(function (idx) {
-        if (input.value !== q) return;
+        if (query() !== q) return;
         var ans = search(idx, q, 8);
         active = -1;
         if (!ans.hits.length) {
@@ -389,6 +403,14 @@
     });
     document.addEventListener("click", function (ev) {
       if (!box.contains(ev.target) && ev.target !== input) box.hidden = true;
+    });
+    // Enter with no result chosen opens the /search/ page: with the pasted lines, not the flat value.
+    var form = input.form;
+    if (form) form.addEventListener("submit", function (ev) {
+      var q = query();
+      if (q === input.value) return;
+      ev.preventDefault();
+      window.location.href = form.getAttribute("action") + "?q=" + encodeURIComponent(q);
     });
   }
 
