@@ -1,0 +1,728 @@
+// errbook's search against mdBook's on the same catalog, in one Chromium (not a timed test).
+//
+//   node bench.mjs --errbook OUT --mdbook OUT --catalog CATALOG [options]
+//
+//   --errbook DIR   errbook's output of the catalog (`errbook build`): search/index.json, theme/search.js
+//   --mdbook DIR    mdBook's output of the same content (`mdbook build`): searchindex*.js, searcher*.js
+//   --catalog DIR   the errbook catalog the queries are drawn from (content/errors/<domain>/<slug>.md)
+//   --queries N     pasted messages to run (default 1000)       --seed N     query generator seed (1)
+//   --reloads N     page loads for the index load time (10)    --warmup N   untimed queries first (100)
+//   --json FILE     also write every figure (and each query's time and answer) as JSON
+//   --dump FILE     write the generated queries (JSON) and go on
+//   --no-gzip       serve files uncompressed (default: gzip, level 9, as a precompressing host would)
+//   --no-profile    skip the CPU profile of the slowest queries
+//
+// It measures, serving both sites from a static HTTP server on 127.0.0.1 (a random port):
+// index size (raw and gzip, per entry) and the JS each search needs; index load time on a page
+// of each site, through each site's own loading code (errbook: focusing the search box runs
+// search.js's load(); mdBook: the search button runs searcher.js's loadSearchScript() and init());
+// and the latency and top-1 answer of each tool on the same pasted messages, through the
+// function each search box calls (errbook: window.errbookSearch.search, what search.js runs
+// on every input; mdBook: the elasticlunr index searcher.js's init() loaded, with
+// window.search.search_options, the call doSearch() makes).
+//
+// Every figure comes from this run: nothing is hard-coded but the query generator's word pools.
+
+import fs from "node:fs";
+import path from "node:path";
+import http from "node:http";
+import zlib from "node:zlib";
+import os from "node:os";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { chromium } = require("playwright-core");
+
+// ---- options --------------------------------------------------------------------------------
+const argv = process.argv.slice(2);
+function opt(name, def) {
+  const i = argv.indexOf("--" + name);
+  if (i < 0) return def;
+  if (typeof def === "boolean") return true;
+  return argv[i + 1];
+}
+const ERR = opt("errbook", process.env.ERRBOOK_OUT);
+const MD = opt("mdbook", process.env.MDBOOK_OUT);
+const CATALOG = opt("catalog", process.env.CATALOG);
+const NQ = +opt("queries", 1000);
+const SEED = +opt("seed", 1);
+const RELOADS = +opt("reloads", 10);
+const WARMUP = +opt("warmup", 100);
+const JSON_OUT = opt("json", null);
+const DUMP = opt("dump", null);
+const GZIP = !opt("no-gzip", false);
+const PROFILE = !opt("no-profile", false);
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+for (const [k, v] of [["--errbook", ERR], ["--mdbook", MD], ["--catalog", CATALOG]]) {
+  if (!v || !fs.existsSync(v)) { console.error(`bench.mjs: ${k} DIR is required (got ${v})`); process.exit(2); }
+}
+const log = (...a) => console.error("--", ...a);
+
+// ---- small helpers --------------------------------------------------------------------------
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b), n = s.length;
+  if (!n) return NaN;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+// Nearest rank: the smallest value with at least p of the samples at or below it.
+function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil(p * s.length) - 1)];
+}
+function mb(b) { return b >= 1e6 ? (b / 1e6).toFixed(2) + " MB" : (b / 1e3).toFixed(1) + " kB"; }
+function bytes(b) { return b >= 1e4 ? (b / 1e3).toFixed(1) + " kB" : Math.round(b) + " B"; }
+function ms(x) { return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2); }
+function pad(s, n) { s = String(s); return s.length >= n ? s : s + " ".repeat(n - s.length); }
+function lpad(s, n) { s = String(s); return s.length >= n ? s : " ".repeat(n - s.length) + s; }
+function table(head, rows) {
+  const w = head.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? pad(c, w[i]) : lpad(c, w[i]))).join("  ");
+  return [line(head), w.map((x) => "-".repeat(x)).join("  "), ...rows.map(line)].join("\n");
+}
+function mulberry32(a) {
+  return function () {
+    a |= 0; a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function walk(dir, out = []) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out); else out.push(p);
+  }
+  return out;
+}
+
+// ---- the catalog: id -> message, from the entries' title lines --------------------------------
+function readCatalog(dir) {
+  const root = path.join(dir, "content", "errors");
+  const entries = [];
+  for (const f of walk(root)) {
+    if (!f.endsWith(".md")) continue;
+    const rel = path.relative(root, f).split(path.sep).join("/");
+    const id = rel.slice(0, -3);
+    const text = fs.readFileSync(f, "utf8");
+    const title = text.split("\n").find((l) => l.startsWith("# "));
+    if (title) entries.push({ id, domain: id.split("/")[0], message: title.slice(2).trim() });
+  }
+  entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return entries;
+}
+const catalog = readCatalog(CATALOG);
+const byId = new Map(catalog.map((e) => [e.id, e]));
+if (catalog.length === 0) { console.error("bench.mjs: no entries under " + CATALOG); process.exit(2); }
+
+// What counts as the right answer. A synthetic catalog holds many entries of one template
+// whose messages differ only in numbers, paths and hex addresses (the pasted message varies
+// exactly those), so three levels are reported:
+//   exact:    the top result is the entry the message was drawn from;
+//   same msg: its message equals the source's once digits, hex addresses and paths (the
+//             generator's, under its six directories) are set aside: every such entry is an
+//             equally right answer to a paste whose numbers and paths changed;
+//   template: it is an entry of the same message template (same slug, but the -N suffix).
+const SYNTH_DIRS = ["/home/user/project", "/workspace/train", "/opt/conda/envs/ml", "/data/experiments/run", "/mnt/shared/jobs", "/srv/models/ckpt"];
+const SYNTH_PATH = new RegExp("(?:" + SYNTH_DIRS.map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")(?:/[A-Za-z0-9_.@+-]+)*", "g");
+function msgKey(m) {
+  return m.replace(SYNTH_PATH, "<path>").replace(/0x[0-9a-fA-F]+/g, "#").replace(/[0-9]+/g, "#");
+}
+function templateKey(id) {
+  const m = /^(.*)-[0-9]+$/.exec(id);
+  return m && byId.has(m[1]) ? m[1] : id;
+}
+function judge(sourceId, topId) {
+  if (!topId || !byId.has(topId)) return { exact: false, msg: false, tmpl: false };
+  const s = byId.get(sourceId), t = byId.get(topId);
+  return { exact: sourceId === topId, msg: msgKey(s.message) === msgKey(t.message), tmpl: templateKey(sourceId) === templateKey(topId) };
+}
+
+// ---- pasted messages --------------------------------------------------------------------------
+// Each query takes one entry's message and varies it as pastes of the same error vary: other
+// numbers (line numbers, sizes, ranks, device ids), other paths, other hex addresses, other
+// quotes, a trailing period, sometimes without the exception's name (a logger printing str(e));
+// then wraps it as one of: the bare message, a Python traceback (sometimes chained, inside a
+// DataLoader worker's wrapper, with PyTorch's CUDA advice or C++ frames), the same traceback
+// with a launcher's tag on every line ([rank3]: / [default0]:), or one log line with a prefix
+// (timestamps, levels, glog, Ray, journald, a container runtime's).
+function makeQueries(n, seed) {
+  const rnd = mulberry32(seed);
+  const int = (a, b) => a + Math.floor(rnd() * (b - a + 1));
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const chance = (p) => rnd() < p;
+  const hex = (len) => { let s = ""; for (let i = 0; i < len; i++) s += "0123456789abcdef"[int(0, 15)]; return s; };
+
+  const MY_DIRS = ["/home/alice/src/llm", "/scratch/jdoe/exp42", "/root/work", "/Users/kim/dev/proj", "/gpfs/projects/ml/run_17", "/tmp/job-88231", "/home/ubuntu/repos/trainer", "/lustre/fs1/team/vision"];
+  const MY_FILES = ["train.py", "run.py", "train_ddp.py", "main.py", "finetune.py", "bench.py", "pretrain.py"];
+  const SITES = ["/usr/local/lib/python3.10/site-packages", "/opt/conda/lib/python3.11/site-packages", "/home/alice/.venv/lib/python3.12/site-packages", "/usr/lib/python3/dist-packages"];
+  const LIB_FRAMES = {
+    torch: [
+      ["torch/nn/modules/module.py", "_call_impl", "return forward_call(*args, **kwargs)"],
+      ["torch/nn/modules/module.py", "_wrapped_call_impl", "return self._call_impl(*args, **kwargs)"],
+      ["torch/utils/data/dataloader.py", "__next__", "data = self._next_data()"],
+      ["torch/nn/modules/linear.py", "forward", "return F.linear(input, self.weight, self.bias)"],
+      ["torch/_tensor.py", "backward", "torch.autograd.backward("],
+      ["torch/serialization.py", "load", "return _load(opened_zipfile, map_location, pickle_module, **pickle_load_args)"],
+    ],
+    dist: [
+      ["torch/distributed/distributed_c10d.py", "all_reduce", "work = group.allreduce([tensor], opts)"],
+      ["torch/distributed/c10d_logger.py", "wrapper", "return func(*args, **kwargs)"],
+      ["torch/distributed/elastic/multiprocessing/errors/__init__.py", "wrapper", "return f(*args, **kwargs)"],
+      ["torch/nn/parallel/distributed.py", "__init__", "_verify_param_shape_across_processes(self.process_group, parameters)"],
+    ],
+    tensorflow: [
+      ["keras/src/utils/traceback_utils.py", "error_handler", "raise e.with_traceback(filtered_tb) from None"],
+      ["tensorflow/python/eager/execute.py", "quick_execute", "tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,"],
+      ["keras/src/engine/training.py", "fit", "tmp_logs = self.train_function(iterator)"],
+    ],
+    jax: [
+      ["jax/_src/traceback_util.py", "reraise_with_filtered_traceback", "return fun(*args, **kwargs)"],
+      ["jax/_src/pjit.py", "cache_miss", "outs, out_flat, out_tree, args_flat, jaxpr = _python_pjit_helper("],
+      ["jax/_src/interpreters/pxla.py", "__call__", "results = self.xla_executable.execute_sharded(input_bufs)"],
+    ],
+    python: [
+      ["multiprocessing/reduction.py", "dump", "ForkingPickler(file, protocol).dump(obj)"],
+      ["importlib/__init__.py", "import_module", "return _bootstrap._gcd_import(name[level:], package, level)"],
+      ["pkg_resources/__init__.py", "<module>", "from pkg_resources.extern import packaging"],
+    ],
+    numpy: [
+      ["numpy/core/_methods.py", "_mean", "ret = umr_sum(arr, axis, dtype, out, keepdims, where=where)"],
+      ["numpy/core/numeric.py", "ones", "a = empty(shape, dtype, order)"],
+    ],
+    huggingface: [
+      ["transformers/modeling_utils.py", "from_pretrained", "resolved_config_file = cached_file("],
+      ["transformers/utils/hub.py", "cached_file", "raise EnvironmentError("],
+      ["transformers/tokenization_utils_base.py", "__call__", "encodings = self._call_one(text=text, text_pair=text_pair, **all_kwargs)"],
+      ["transformers/generation/utils.py", "generate", "result = self._sample("],
+    ],
+  };
+  const LIBS_OF = { pytorch: ["torch"], cuda: ["torch"], nccl: ["dist", "torch"], tensorflow: ["tensorflow"], jax: ["jax"], python: ["python", "torch"], numpy: ["numpy"], huggingface: ["huggingface", "torch"] };
+  const USER_CODE = ["main()", "trainer.fit(model, loader)", "loss = train_step(model, batch)", "out = model(x)", "loss.backward()", "model = build_model(cfg)", "run(args)", "for step, batch in enumerate(loader):"];
+  const USER_FN = ["<module>", "main", "train", "train_step", "run", "fit", "evaluate", "build_model"];
+
+  function userPath() { return pick(MY_DIRS) + "/" + pick(MY_FILES); }
+  function stamp() { return `2024-${String(int(1, 12)).padStart(2, "0")}-${String(int(1, 28)).padStart(2, "0")} ${String(int(0, 23)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}`; }
+
+  function vary(msg) {
+    let m = msg;
+    // Paths: the generator's directories become others, file names sometimes too.
+    for (const d of SYNTH_DIRS) if (m.includes(d)) m = m.split(d).join(pick(MY_DIRS));
+    m = m.replace(/\b(train|model|main|eval)\.py\b/g, (f) => (chance(0.5) ? pick(MY_FILES) : f));
+    // Hex addresses.
+    m = m.replace(/0x[0-9a-fA-F]+/g, (h) => "0x" + hex(h.length - 2));
+    // Numbers standing alone (not inside names like CUDA_R_16F or libcudnn.so.8, not versions
+    // or decimals such as 2.19.3, 1.x, 6.25): most change.
+    m = m.replace(/(^|[^A-Za-z0-9_.])([0-9]+(?:\.[0-9A-Za-z]+)*)(?![A-Za-z0-9_])/g, (all, pre, num) => {
+      if (num.includes(".") || !chance(0.7)) return all;
+      const v = num.length === 1 ? int(0, 9) : int(10 ** (num.length - 1), 10 ** num.length - 1);
+      return pre + String(v);
+    });
+    // Quotes.
+    if (chance(0.3)) {
+      const style = pick([['"', '"'], ["‘", "’"], ["`", "`"]]);
+      m = m.replace(/'([^'\n]*)'/g, (all, s) => style[0] + s + style[1]);
+    } else if (chance(0.2)) {
+      m = m.replace(/"([^"\n]*)"/g, (all, s) => "'" + s + "'");
+    }
+    // A trailing period.
+    if (chance(0.2)) m = m.endsWith(".") ? m.slice(0, -1) : m + ".";
+    return m;
+  }
+
+  function frames(domain, k) {
+    const out = [];
+    const up = userPath();
+    for (let i = 0; i < int(1, 2); i++) out.push([up, int(10, 900), pick(USER_FN), pick(USER_CODE)]);
+    const libs = LIBS_OF[domain] || ["torch"];
+    const site = pick(SITES);
+    for (let i = 0; i < k; i++) {
+      const [f, fn, code] = pick(LIB_FRAMES[pick(libs)]);
+      out.push([site + "/" + f, int(20, 4000), fn, code]);
+    }
+    return out.map(([f, l, fn, code]) => `  File "${f}", line ${l}, in ${fn}\n    ${code}`).join("\n");
+  }
+
+  function traceback(entry, m) {
+    const domain = entry.domain;
+    let t = "";
+    if (chance(0.1)) {
+      // Chained: another exception first.
+      t += "Traceback (most recent call last):\n" + frames(domain, 1) + "\n" +
+        pick(["KeyError: 'input_ids'", "StopIteration", "ValueError: too many values to unpack (expected 2)", "FileNotFoundError: [Errno 2] No such file or directory: '" + userPath() + "'"]) +
+        "\n\nDuring handling of the above exception, another exception occurred:\n\n";
+    }
+    t += "Traceback (most recent call last):\n" + frames(domain, int(1, 4)) + "\n";
+    const torchy = domain === "pytorch" || domain === "cuda";
+    if (torchy && chance(0.15)) {
+      // Inside a DataLoader worker: PyTorch's wrapper, then the original traceback.
+      const exc = (/^([A-Za-z_.]*(?:Error|Exception))/.exec(m) || [, "RuntimeError"])[1].split(".").pop();
+      t += `${pick(["RuntimeError", exc])}: Caught ${exc} in DataLoader worker process ${int(0, 7)}.\nOriginal Traceback (most recent call last):\n` + frames(domain, int(1, 2)) + "\n";
+    }
+    t += m;
+    if (/CUDA error/.test(m) && chance(0.8)) {
+      t += "\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.";
+    }
+    if ((torchy || domain === "nccl") && chance(0.2)) {
+      const lib = pick(SITES) + "/torch/lib/libc10.so";
+      t += `\n\nException raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:${int(30, 60)} (most recent call first):\n`;
+      for (let i = 0; i < int(2, 5); i++) {
+        t += `frame #${i}: c10::Error::Error(c10::SourceLocation, std::string) + 0x${hex(2)} (0x7f${hex(10)} in ${lib})\n`;
+      }
+    }
+    return t;
+  }
+
+  const LOG_PREFIXES = [
+    () => `${stamp()},${int(100, 999)} - ERROR - `,
+    () => `[${stamp()}] ERROR: `,
+    () => `E${String(int(1, 12)).padStart(2, "0")}${String(int(1, 28)).padStart(2, "0")} ${String(int(0, 23)).padStart(2, "0")}:${String(int(10, 59))}:${String(int(10, 59))}.${int(100000, 999999)} ${int(1000, 99999)} ${pick(MY_FILES)}:${int(10, 900)}] `,
+    () => `(pid=${int(1000, 99999)}, ip=10.0.${int(0, 9)}.${int(1, 254)}) `,
+    () => "ERROR:root:",
+    () => `${pick(["Jan", "Feb", "Mar", "Jun", "Oct"])} ${int(1, 28)} ${String(int(10, 23))}:${String(int(10, 59))}:${String(int(10, 59))} ${pick(["node-a17", "gpu-worker-3", "dgx-02"])} python[${int(1000, 99999)}]: `,
+    () => `${stamp().replace(" ", "T")}.${int(100000000, 999999999)}Z stderr F `,
+  ];
+
+  // Distinct entries, spread over the catalog.
+  const order = catalog.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+  const queries = [];
+  for (let k = 0; k < n; k++) {
+    const entry = catalog[order[k % order.length]];
+    let m = vary(entry.message);
+    const kindRoll = rnd();
+    let kind, text;
+    if (kindRoll < 0.3) {
+      kind = "message";
+      if (chance(0.15)) { const c = /^[A-Za-z_.]*(?:Error|Exception):\s+(.*)$/.exec(m); if (c) { m = c[1]; kind = "message, no type"; } }
+      text = m;
+    } else if (kindRoll < 0.65) {
+      kind = "traceback";
+      text = traceback(entry, m);
+    } else if (kindRoll < 0.85) {
+      kind = "traceback, tagged";
+      const tag = chance(0.75) ? `[rank${int(0, 63)}]: ` : `[default${int(0, 7)}]:`;
+      text = traceback(entry, m).split("\n").map((l) => tag + l).join("\n");
+    } else {
+      kind = "log line";
+      if (chance(0.3)) { const c = /^[A-Za-z_.]*(?:Error|Exception):\s+(.*)$/.exec(m); if (c) m = c[1]; }
+      text = pick(LOG_PREFIXES)() + m;
+    }
+    queries.push({ id: entry.id, kind, text });
+  }
+  return queries;
+}
+
+const queries = makeQueries(NQ, SEED);
+if (DUMP) fs.writeFileSync(DUMP, JSON.stringify(queries, null, 1));
+
+// ---- sizes ------------------------------------------------------------------------------------
+const gzCache = new Map();
+function gz(file) {
+  if (!gzCache.has(file)) gzCache.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+  return gzCache.get(file);
+}
+function findOne(dir, re) {
+  const hits = fs.readdirSync(dir).filter((f) => re.test(f)).sort();
+  return hits.length ? path.join(dir, hits[0]) : null;
+}
+function sizeOf(files) {
+  let raw = 0, gzip = 0;
+  for (const f of files) { raw += fs.statSync(f).size; gzip += gz(f).length; }
+  return { raw, gzip, files: files.map((f) => path.basename(f)) };
+}
+const nEntries = catalog.length;
+const errIndexFiles = ["search/index.json", "search/meta.json"].map((f) => path.join(ERR, f)).filter((f) => fs.existsSync(f));
+if (!errIndexFiles.length) { console.error("bench.mjs: no search/index.json in " + ERR + " (a hosted build, not --offline)"); process.exit(2); }
+const mdIndexJs = findOne(MD, /^searchindex(-[0-9a-f]+)?\.js$/);
+const mdIndexJson = findOne(MD, /^searchindex(-[0-9a-f]+)?\.json$/);
+if (!mdIndexJs && !mdIndexJson) { console.error("bench.mjs: no searchindex*.js in " + MD); process.exit(2); }
+const sizes = {
+  errbook_index: sizeOf(errIndexFiles),
+  mdbook_index_js: mdIndexJs ? sizeOf([mdIndexJs]) : null,
+  mdbook_index_json: mdIndexJson ? sizeOf([mdIndexJson]) : null,
+  errbook_js: sizeOf([path.join(ERR, "theme", "search.js")]),
+  mdbook_js: sizeOf([findOne(MD, /^elasticlunr.*\.js$/), findOne(MD, /^searcher.*\.js$/)].filter(Boolean)),
+  mdbook_mark_js: sizeOf([findOne(MD, /^mark.*\.js$/)].filter(Boolean)),
+};
+log(`sizes: errbook index ${mb(sizes.errbook_index.raw)}, mdBook index ${mb((sizes.mdbook_index_js || sizes.mdbook_index_json).raw)}`);
+
+// ---- the server ---------------------------------------------------------------------------------
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml", ".xml": "application/xml", ".woff2": "font/woff2", ".woff": "font/woff", ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain" };
+const MOUNTS = { "/e/": path.resolve(ERR), "/m/": path.resolve(MD) };
+const server = http.createServer((req, res) => {
+  const u = new URL(req.url, "http://x");
+  let p;
+  try { p = decodeURIComponent(u.pathname); } catch { res.writeHead(400).end(); return; }
+  const mount = Object.keys(MOUNTS).find((m) => p.startsWith(m));
+  if (!mount) { res.writeHead(404).end(); return; }
+  const root = MOUNTS[mount];
+  let file = path.resolve(root, "." + p.slice(mount.length - 1));
+  if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+  let st;
+  try { st = fs.statSync(file); } catch { res.writeHead(404).end(); return; }
+  if (st.isDirectory()) {
+    if (!p.endsWith("/")) { res.writeHead(301, { Location: p + "/" }).end(); return; }
+    file = path.join(file, "index.html");
+    try { st = fs.statSync(file); } catch { res.writeHead(404).end(); return; }
+  }
+  const type = TYPES[path.extname(file)] || "application/octet-stream";
+  const headers = {
+    "Content-Type": type,
+    // Every load is a real load: nothing from the HTTP cache.
+    "Cache-Control": "no-store",
+    // Cross-origin isolation: performance.now() at 5 us instead of 100 us.
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+  };
+  const compressible = /^(text\/|application\/(json|xml)|image\/svg)/.test(type);
+  if (GZIP && compressible && st.size > 1024 && /\bgzip\b/.test(req.headers["accept-encoding"] || "")) {
+    const body = gz(file);
+    res.writeHead(200, { ...headers, "Content-Encoding": "gzip", "Content-Length": body.length, Vary: "Accept-Encoding" });
+    res.end(req.method === "HEAD" ? undefined : body);
+  } else {
+    res.writeHead(200, { ...headers, "Content-Length": st.size });
+    if (req.method === "HEAD") res.end(); else fs.createReadStream(file).pipe(res);
+  }
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const BASE = `http://127.0.0.1:${server.address().port}`;
+// Compress the two indexes now, so no load below waits for zlib.
+for (const f of [...errIndexFiles, mdIndexJs, mdIndexJson].filter(Boolean)) gz(f);
+log(`serving ${ERR} at ${BASE}/e/ and ${MD} at ${BASE}/m/ (${GZIP ? "gzip level 9" : "uncompressed"})`);
+
+// ---- the browser --------------------------------------------------------------------------------
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const version = browser.version();
+log(`Chromium ${version}`);
+
+async function newPage() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(600000);
+  page.on("pageerror", (e) => log("page error:", e.message));
+  const cdp = await context.newCDPSession(page);
+  return { context, page, cdp };
+}
+async function heapUsed(cdp) {
+  await cdp.send("HeapProfiler.collectGarbage");
+  return (await cdp.send("Runtime.getHeapUsage")).usedSize;
+}
+
+// Each site's own loading path, timed from the user's action to a searchable index.
+const LOADERS = {
+  errbook: {
+    url: `${BASE}/e/index.html`,
+    // search.js loads the index when the search box gets focus (load(): fetch index.json and
+    // meta.json, r.json()); its promise is window.errbookSearch.state.loading.
+    load: async () => {
+      const S = window.errbookSearch;
+      if (!S || !S.state) throw new Error("window.errbookSearch.state not found: search.js changed?");
+      const input = document.getElementById("search-input");
+      const t0 = performance.now();
+      input.focus();
+      if (!S.state.loading) input.dispatchEvent(new FocusEvent("focus"));
+      if (!S.state.loading) throw new Error("focusing #search-input did not start load()");
+      await S.state.loading;
+      const t1 = performance.now();
+      window.__search = (q) => {
+        const r = S.search(S.state.idx, q, 10);
+        const top = r.hits.length ? S.state.idx.docs[r.hits[0].doc][0] : null;
+        return [top, r.hits.length, top];
+      };
+      return { ms: t1 - t0, docs: S.state.idx.docs.length };
+    },
+  },
+  mdbook: {
+    url: `${BASE}/m/index.html`,
+    // The search button runs showSearch(true) -> loadSearchScript(): a <script> for
+    // searchindex-<hash>.js (JSON.parse of the index into window.search), whose onload runs
+    // init(): elasticlunr.Index.load(config.index), then the 'searching' class goes. The
+    // index object init() makes is kept by wrapping elasticlunr.Index.load (the same call).
+    load: async () => {
+      if (typeof elasticlunr === "undefined") throw new Error("elasticlunr is not on the page");
+      const outer = document.getElementById("mdbook-searchbar-outer");
+      const toggle = document.getElementById("mdbook-search-toggle");
+      if (!outer || !toggle) throw new Error("mdBook's search elements not found");
+      const orig = elasticlunr.Index.load;
+      let idx = null;
+      elasticlunr.Index.load = function (d) { idx = orig.call(this, d); return idx; };
+      const t0 = performance.now();
+      const t1 = await new Promise((resolve, reject) => {
+        const obs = new MutationObserver(() => {
+          if (idx && !outer.classList.contains("searching")) { obs.disconnect(); resolve(performance.now()); }
+        });
+        obs.observe(outer, { attributes: true, attributeFilter: ["class"] });
+        toggle.click();
+        setTimeout(() => reject(new Error("mdBook's index did not load in 300 s")), 300000);
+      });
+      elasticlunr.Index.load = orig;
+      const opts = window.search.search_options, urls = window.search.doc_urls;
+      const limit = (window.search.results_options || {}).limit_results || 30;
+      const isEntry = (u) => /^errors\/[^/]+\/[^/#]+\.html/.test(u) && !/\/index\.html/.test(u);
+      window.__search = (q) => {
+        // doSearch(searchbar.value.trim()): searchindex.search(searchterm, search_options)
+        const r = idx.search(q.trim(), opts);
+        // Also the first entry page among the results searcher.js shows (limit_results).
+        let entry = null;
+        for (let k = 0; k < Math.min(r.length, limit) && !entry; k++) if (isEntry(urls[r[k].ref])) entry = urls[r[k].ref];
+        return [r.length ? urls[r[0].ref] : null, r.length, entry];
+      };
+      window.__mdIdx = idx;
+      return { ms: t1 - t0, docs: Object.keys(window.search.doc_urls).length };
+    },
+  },
+};
+
+// Index load time: RELOADS fresh page loads; after each, the first query's time (the code and
+// the index are cold then) and, on the first, the heap the loaded index takes.
+async function measureLoad(tool) {
+  const L = LOADERS[tool];
+  const { context, page, cdp } = await newPage();
+  const runs = [];
+  for (let r = 0; r < RELOADS; r++) {
+    await page.goto(L.url, { waitUntil: "load" });
+    const before = r === 0 ? await heapUsed(cdp) : 0;
+    const res = await page.evaluate(L.load);
+    // The text each tool's search gets (see the query rows below): as pasted for errbook, on
+    // one line for mdBook's <input> (the same words to elasticlunr's tokenizer).
+    const raw = queries[r % queries.length].text;
+    const q = tool === "mdbook" ? raw.replace(/\r?\n/g, " ") : raw;
+    const first = await page.evaluate((q) => { const t0 = performance.now(); window.__search(q); return performance.now() - t0; }, q);
+    if (r === 0) res.heap = (await heapUsed(cdp)) - before;
+    runs.push({ ...res, first });
+    log(`${tool}: load ${r + 1}/${RELOADS}: ${ms(res.ms)} ms, first query ${ms(first)} ms`);
+  }
+  const iso = await page.evaluate(() => ({ isolated: self.crossOriginIsolated }));
+  return { context, page, cdp, runs, iso };
+}
+
+// The text each search box holds after a paste: <input type=search> turns line breaks into
+// spaces (Chromium's editing path: what execCommand('insertText') and a paste both do).
+async function boxTexts(page, texts) {
+  return page.evaluate((texts) => {
+    const inp = document.createElement("input");
+    inp.type = "search";
+    document.body.appendChild(inp);
+    const out = texts.map((t) => { inp.value = ""; inp.focus(); document.execCommand("insertText", false, t); return inp.value; });
+    inp.remove();
+    return out;
+  }, texts);
+}
+
+// Time every query through window.__search, in chunks, after an untimed warm-up.
+async function runQueries(page, tool, label, texts) {
+  await page.evaluate((texts) => { window.__Q = texts; }, texts);
+  await page.evaluate((n) => { for (let i = 0; i < n; i++) window.__search(window.__Q[i % window.__Q.length]); }, WARMUP);
+  const out = [];
+  const CH = 50;
+  for (let i = 0; i < texts.length; i += CH) {
+    const part = await page.evaluate(([a, b]) => {
+      const res = [];
+      for (let i = a; i < b; i++) {
+        const t0 = performance.now();
+        const r = window.__search(window.__Q[i]);
+        const t1 = performance.now();
+        res.push([t1 - t0, r[0], r[1], r[2]]);
+      }
+      return res;
+    }, [i, Math.min(texts.length, i + CH)]);
+    out.push(...part);
+    if ((i / CH) % 4 === 3 || i + CH >= texts.length) log(`${label}: ${Math.min(texts.length, i + CH)}/${texts.length} queries`);
+  }
+  // mdBook answers with page URLs: errors/<domain>/<slug>.html#anchor is an entry's page.
+  const idOf = (u) => {
+    if (tool !== "mdbook" || !u) return u;
+    const m = /^errors\/([^#?]+)\.html/.exec(u);
+    return m && byId.has(m[1]) ? m[1] : null;
+  };
+  return out.map(([t, top, count, entry], i) => {
+    const topId = idOf(top), entryId = idOf(entry);
+    const first = judge(queries[i].id, entryId);
+    return { i, ms: t, top, topId, count, entry: entryId, ...judge(queries[i].id, topId), entryMsg: first.msg };
+  });
+}
+
+// A CPU profile of re-running the slowest queries: where their time goes.
+async function profile(cdp, page, slow, slowMs) {
+  // Enough repetitions for about two seconds of samples, at most five.
+  const reps = Math.max(1, Math.min(5, Math.ceil(2000 / Math.max(1, slowMs))));
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+  await cdp.send("Profiler.start");
+  await page.evaluate(([idx, reps]) => { for (let k = 0; k < reps; k++) for (const i of idx) window.__search(window.__Q[i]); }, [slow, reps]);
+  const { profile: p } = await cdp.send("Profiler.stop");
+  await cdp.send("Profiler.disable");
+  const self = new Map();
+  const byNode = new Map(p.nodes.map((n) => [n.id, n]));
+  for (let k = 0; k < p.samples.length; k++) {
+    const n = byNode.get(p.samples[k]);
+    const cf = n.callFrame;
+    const name = `${cf.functionName || "(anonymous)"} ${cf.url ? path.basename(new URL(cf.url).pathname) + ":" + (cf.lineNumber + 1) : ""}`.trim();
+    self.set(name, (self.get(name) || 0) + (p.timeDeltas[k] || 0));
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([n, t]) => ({ fn: n, share: t / total }));
+}
+
+// errbook: why a query is slow. Its terms, and how many of them found no term or prefix in the
+// index and so went to the typo scan (an edit distance against every term): search.js's
+// expand() decides that; the same test is repeated here on the terms search() returned.
+async function errbookWhy(page, i) {
+  return page.evaluate((i) => {
+    const S = window.errbookSearch, idx = S.state.idx, terms = idx.terms;
+    const r = S.search(idx, window.__Q[i], 10);
+    const lb = (q) => { let lo = 0, hi = terms.length; while (lo < hi) { const m = (lo + hi) >> 1; if (terms[m] < q) lo = m + 1; else hi = m; } return lo; };
+    let typo = 0;
+    r.terms.forEach((t, k) => {
+      const s = lb(t);
+      const exact = s < terms.length && terms[s] === t;
+      const prefix = (!exact || k + 1 === r.terms.length) && s + (exact ? 1 : 0) < terms.length && terms[s + (exact ? 1 : 0)].startsWith(t);
+      if (!exact && !prefix && t.length >= 4) typo++;
+    });
+    return { terms: r.terms.length, typo, template: r.detected.template.slice(0, 100) };
+  }, i);
+}
+// mdBook: the query's tokens after elasticlunr's pipeline, and how many index tokens they
+// expand to (expand: true searches every token that starts with a query token).
+async function mdbookWhy(page, i) {
+  return page.evaluate((i) => {
+    const idx = window.__mdIdx, opts = window.search.search_options;
+    const toks = idx.pipeline.run(elasticlunr.tokenizer(window.__Q[i].trim()));
+    let expanded = 0;
+    for (const f of Object.keys(opts.fields || {})) for (const t of toks) expanded += idx.index[f].expandToken(t).length;
+    return { terms: toks.length, expanded };
+  }, i);
+}
+
+function summary(rows) {
+  const t = rows.map((r) => r.ms);
+  const n = rows.length;
+  return {
+    n, median: median(t), p95: pct(t, 0.95), max: Math.max(...t), over10: t.filter((x) => x > 10).length,
+    exact: rows.filter((r) => r.exact).length / n, msg: rows.filter((r) => r.msg).length / n, tmpl: rows.filter((r) => r.tmpl).length / n,
+    none: rows.filter((r) => !r.top).length,
+    entryMsg: rows.filter((r) => r.entryMsg).length / n,
+  };
+}
+
+// ---- run ------------------------------------------------------------------------------------------
+const loadBefore = os.loadavg();
+const results = { chromium: version, entries: nEntries, queries: queries.length, seed: SEED, gzip: GZIP, sizes, load: {}, latency: {}, slow: {}, profile: {} };
+const rawTexts = queries.map((q) => q.text);
+
+// errbook
+let E = await measureLoad("errbook");
+results.load.errbook = E.runs;
+results.isolated = E.iso.isolated;
+const boxed = await boxTexts(E.page, rawTexts);
+const rows = {};
+rows["errbook, pasted text"] = await runQueries(E.page, "errbook", "errbook page", rawTexts);
+rows["errbook, flattened to one line"] = await runQueries(E.page, "errbook", "errbook box", boxed);
+{
+  const r = rows["errbook, pasted text"];
+  const slow = [...r].sort((a, b) => b.ms - a.ms).slice(0, 20).map((x) => x.i);
+  await E.page.evaluate((t) => { window.__Q = t; }, rawTexts);
+  results.slow.errbook = [];
+  for (const i of slow.slice(0, 5)) results.slow.errbook.push({ i, ms: r[i].ms, kind: queries[i].kind, chars: rawTexts[i].length, ...(await errbookWhy(E.page, i)) });
+  if (PROFILE) results.profile.errbook = await profile(E.cdp, E.page, slow, slow.reduce((a, i) => a + r[i].ms, 0));
+}
+await E.context.close();
+
+// mdBook
+let M = await measureLoad("mdbook");
+results.load.mdbook = M.runs;
+rows["mdBook, search bar"] = await runQueries(M.page, "mdbook", "mdBook", boxed);
+{
+  const r = rows["mdBook, search bar"];
+  const slow = [...r].sort((a, b) => b.ms - a.ms).slice(0, 20).map((x) => x.i);
+  results.slow.mdbook = [];
+  for (const i of slow.slice(0, 5)) results.slow.mdbook.push({ i, ms: r[i].ms, kind: queries[i].kind, chars: boxed[i].length, ...(await mdbookWhy(M.page, i)) });
+  if (PROFILE) results.profile.mdbook = await profile(M.cdp, M.page, slow, slow.reduce((a, i) => a + r[i].ms, 0));
+  const kinds = {};
+  for (const x of r) {
+    const k = !x.top ? "no result" : x.topId ? "an entry" : /^articles\//.test(x.top) ? "an article" :
+      /^errors\/[^/]+\/index\.html/.test(x.top) ? "a domain's list of entries" : "other (" + x.top.split("#")[0] + ")";
+    kinds[k] = (kinds[k] || 0) + 1;
+  }
+  results.mdbook_top_kinds = kinds;
+}
+await M.context.close();
+await browser.close();
+server.close();
+
+for (const [k, v] of Object.entries(rows)) results.latency[k] = summary(v);
+// By kind of paste, for the accuracy of each row.
+const kinds = [...new Set(queries.map((q) => q.kind))];
+results.by_kind = {};
+for (const [k, v] of Object.entries(rows)) {
+  results.by_kind[k] = {};
+  for (const kind of kinds) {
+    const sub = v.filter((r) => queries[r.i].kind === kind);
+    results.by_kind[k][kind] = { n: sub.length, msg: sub.filter((r) => r.msg).length / sub.length, median: median(sub.map((r) => r.ms)) };
+  }
+}
+
+// ---- the tables ---------------------------------------------------------------------------------
+results.loadavg = { before: loadBefore, after: os.loadavg() };
+const P = (x) => (100 * x).toFixed(1) + "%";
+const out = [];
+out.push(`errbook search vs mdBook search: ${nEntries} entries (${CATALOG}), ${queries.length} pasted messages (seed ${SEED}), Chromium ${version}, ` +
+  `timer ${results.isolated ? "cross-origin isolated (5 us)" : "not isolated (100 us)"}, served ${GZIP ? "gzip level 9" : "uncompressed"} from 127.0.0.1`);
+out.push(`machine: ${os.cpus().length} CPUs (${(os.cpus()[0] || {}).model || "?"}), load average ${results.loadavg.before.map((x) => x.toFixed(2)).join(" ")} at the start, ` +
+  `${results.loadavg.after.map((x) => x.toFixed(2)).join(" ")} at the end`);
+out.push("");
+out.push("Index size (gzip: zlib level 9)");
+const sz = (label, s, perEntry = true) => [label, s.files.join(" + "), mb(s.raw), mb(s.gzip), perEntry ? bytes(s.raw / nEntries) : "", perEntry ? bytes(s.gzip / nEntries) : ""];
+const sizeRows = [sz("errbook index", sizes.errbook_index)];
+if (sizes.mdbook_index_js) sizeRows.push(sz("mdBook index", sizes.mdbook_index_js));
+if (sizes.mdbook_index_json) sizeRows.push(sz("mdBook index (json)", sizes.mdbook_index_json));
+sizeRows.push(sz("errbook JS", sizes.errbook_js, false));
+sizeRows.push(sz("mdBook JS", sizes.mdbook_js, false));
+if (sizes.mdbook_mark_js.files.length) sizeRows.push(sz("mdBook JS (highlight)", sizes.mdbook_mark_js, false));
+out.push(table(["", "files", "raw", "gzip", "raw/entry", "gzip/entry"], sizeRows));
+const mdI = sizes.mdbook_index_js || sizes.mdbook_index_json;
+out.push(`errbook's index is ${(mdI.raw / sizes.errbook_index.raw).toFixed(1)}x smaller raw, ${(mdI.gzip / sizes.errbook_index.gzip).toFixed(1)}x gzipped.` +
+  (sizes.mdbook_index_json ? "" : " (mdBook " + "writes no searchindex.json any more: the index is only the script.)"));
+out.push("");
+out.push(`Index load, from the user's action to a searchable index (${RELOADS} page loads each)`);
+const lr = (tool, label) => {
+  const r = results.load[tool];
+  const t = r.map((x) => x.ms), f = r.map((x) => x.first);
+  return [label, ms(median(t)), ms(Math.min(...t)), ms(Math.max(...t)), ms(median(f)), ms(median(t.map((x, i) => x + f[i]))), mb(r[0].heap)];
+};
+out.push(table(["", "median ms", "min", "max", "1st query ms", "load+1st ms", "JS heap"], [
+  lr("errbook", "errbook (focus box: load())"), lr("mdbook", "mdBook (search button: init())")]));
+out.push("");
+out.push(`Query latency and top-1 answer (${queries.length} pasted messages; warm-up ${WARMUP} untimed; p95: nearest rank)`);
+const qr = Object.entries(results.latency).map(([k, s]) => [k, ms(s.median), ms(s.p95), ms(s.max), s.over10, P(s.exact), P(s.msg), P(s.tmpl), s.none, P(s.entryMsg)]);
+out.push(table(["", "median ms", "p95", "max", ">10 ms", "top-1 exact", "same msg", "template", "no result", "1st entry: same msg"], qr));
+out.push("  exact: the entry the message came from; same msg: an entry whose message differs from it only in numbers,");
+out.push("  hex and paths (the catalog has many such; any is right); template: an entry of the same message template.");
+out.push("  1st entry: the first entry page among the results shown (mdBook: limit_results; its other results are");
+out.push(`  articles and lists). mdBook's top result was: ${Object.entries(results.mdbook_top_kinds).map(([k, v]) => `${k} ${v}`).join(", ")}.`);
+out.push("");
+out.push("Top-1 (same msg) and median ms by kind of paste");
+const kr = kinds.map((kind) => [kind, results.by_kind[Object.keys(rows)[0]][kind].n,
+  ...Object.keys(rows).flatMap((k) => [P(results.by_kind[k][kind].msg), ms(results.by_kind[k][kind].median)])]);
+const SHORT = { "errbook, pasted text": "errbook", "errbook, flattened to one line": "errbook flat", "mdBook, search bar": "mdBook" };
+out.push(table(["kind", "n", ...Object.keys(rows).flatMap((k) => [(SHORT[k] || k) + " acc", "ms"])], kr));
+out.push("");
+out.push("Slowest queries");
+for (const [tool, list] of Object.entries(results.slow)) {
+  for (const s of list) {
+    out.push(`  ${tool} #${s.i} ${ms(s.ms)} ms, ${s.kind}, ${s.chars} chars, ${s.terms} terms` +
+      (tool === "errbook" ? `, ${s.typo} to the typo scan; template "${s.template}"` : `, expanded to ${s.expanded} index tokens`));
+  }
+  if (results.profile[tool]) out.push(`  ${tool} profile of its 20 slowest (self time): ` + results.profile[tool].map((p) => `${p.fn} ${(100 * p.share).toFixed(0)}%`).join(", "));
+}
+console.log(out.join("\n"));
+
+if (JSON_OUT) {
+  results.table = out.join("\n");
+  results.rows = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((r) => ({ ms: r.ms, top: r.top, exact: r.exact, msg: r.msg, tmpl: r.tmpl }))]));
+  fs.writeFileSync(JSON_OUT, JSON.stringify(results, null, 1));
+}
