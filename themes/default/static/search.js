@@ -225,6 +225,8 @@
     return out;
   }
 
+  function before(a, b) { return a.score > b.score || (a.score === b.score && a.doc < b.doc); }
+
   function search(idx, text, limit) {
     var detected = normalise(text);
     var terms = queryTerms(detected);
@@ -255,9 +257,18 @@
         if (!seen[dd]) { seen[dd] = 1; any.push(dd); }
       }
     }
-    var hits = any.map(function (d) { return { doc: d, score: denom > 0 ? score[d] / denom : 0 }; });
-    hits.sort(function (a, b) { return b.score - a.score || a.doc - b.doc; });
-    return { detected: detected, terms: terms, matched: matched, hits: hits.slice(0, limit) };
+    // Keep only the best `limit` hits (a pasted traceback matches most of a large catalog, and
+    // sorting every match was most of a query's time): the same order as a full sort.
+    var max = limit > 0 ? limit : any.length, hits = [];
+    for (var i = 0; i < any.length; i++) {
+      var h = { doc: any[i], score: denom > 0 ? score[any[i]] / denom : 0 };
+      var j = hits.length;
+      if (j === max && !before(h, hits[j - 1])) continue;
+      while (j > 0 && before(h, hits[j - 1])) j--;
+      hits.splice(j, 0, h);
+      if (hits.length > max) hits.pop();
+    }
+    return { detected: detected, terms: terms, matched: matched, hits: hits };
   }
 
   var api = { normalise: normalise, template: template, tokens: tokens, stem: stem, search: search, osa: osa };
