@@ -49,7 +49,11 @@ const LIVERELOAD_JS: &str = r#"(function () {
 /// Serve `root` on `listener` from a background thread: every connection is handled
 /// concurrently (a page opens several at once, and long polls wait for minutes), so no request
 /// waits behind another. Returns once the server runs.
-pub fn spawn(listener: std::net::TcpListener, root: PathBuf, reload: Arc<Reload>) -> crate::Result<()> {
+pub fn spawn(
+    listener: std::net::TcpListener,
+    root: PathBuf,
+    reload: Arc<Reload>,
+) -> crate::Result<()> {
     use crate::Error;
     listener
         .set_nonblocking(true)
@@ -216,7 +220,10 @@ fn bytes(status: u16, ct: &'static str, body: Vec<u8>) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     (
         status,
-        [(header::CONTENT_TYPE, ct), (header::CACHE_CONTROL, "no-store")],
+        [
+            (header::CONTENT_TYPE, ct),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
         body,
     )
         .into_response()
