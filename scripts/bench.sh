@@ -25,13 +25,7 @@ SEED=${SEED:-1}
 SLOW_S=${SLOW_S:-300}
 export PATH="$HOME/.cargo/bin:$PATH"
 
-say() { printf '== %s\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() {
-  say "installing $* (apt-get)"
-  as_root apt-get update -qq >/dev/null
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
+. "$REPO/scripts/lib.sh"
 
 # --- tools ---------------------------------------------------------------------------------
 [ -x /usr/bin/time ] || apt_install time

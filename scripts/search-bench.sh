@@ -34,13 +34,7 @@ WORK=${WORK:-/tmp/errbook-search-bench}
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 export PATH="$HOME/.cargo/bin:$PATH"
 
-say() { printf '== %s\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() {
-  say "installing $* (apt-get)"
-  as_root apt-get update -qq >/dev/null
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
+. "$REPO/scripts/lib.sh"
 
 # --- tools ---------------------------------------------------------------------------------
 [ -x "$CHROMIUM" ] || { apt_install chromium; CHROMIUM=/usr/bin/chromium; }
