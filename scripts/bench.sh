@@ -5,7 +5,7 @@
 #
 # It builds errbook (release), installs the peers when missing (Debian's `hugo` and `time` with
 # apt-get, mdBook with `cargo install mdbook --locked`), writes the 1,000- and 10,000-page
-# catalogs with `errbook synth` (5% of the pages are articles), then builds each catalog with the
+# catalogs with `errbook-synth` (5% of the pages are articles), then builds each catalog with the
 # three tools RUNS times, alternating tool by tool, each into an empty output folder. It prints
 # median wall time, the errbook/peer ratio, median peak memory (RSS, /usr/bin/time %M) and output
 # size; then a 100,000-entry errbook build (time, peak memory) and the incremental figure (edit
@@ -38,6 +38,7 @@ fi
 say "building errbook (release)"
 cargo build --release --locked --quiet
 ERRBOOK="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook"
+SYNTH="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook-synth"
 [ -x "$ERRBOOK" ] || { echo "no errbook binary at $ERRBOOK" >&2; exit 1; }
 
 mkdir -p "$WORK"
@@ -51,7 +52,7 @@ synth() { # pages dir [sites]
   local pages=$1 dir=$2 sites=${3:-errbook,hugo,mdbook}
   local articles=$((pages / 20)) entries=$((pages - pages / 20))
   rm -rf "$dir"
-  "$ERRBOOK" synth --out "$dir" --entries "$entries" --articles "$articles" --seed "$SEED" \
+  "$SYNTH" --out "$dir" --entries "$entries" --articles "$articles" --seed "$SEED" \
     --sites "$sites" --theme "$REPO/themes/default" 2>/dev/null
 }
 
@@ -119,7 +120,7 @@ if [ "$BIG" -gt 0 ]; then
   say "catalog of $BIG entries: generating (errbook only)"
   d="$WORK/big"
   rm -rf "$d"
-  "$ERRBOOK" synth --out "$d" --entries "$BIG" --articles $((BIG / 100)) --seed "$SEED" \
+  "$SYNTH" --out "$d" --entries "$BIG" --articles $((BIG / 100)) --seed "$SEED" \
     --sites errbook --theme "$REPO/themes/default" 2>/dev/null
   say "catalog of $BIG entries: building"
   rm -rf "$d/out"

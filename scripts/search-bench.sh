@@ -6,15 +6,15 @@
 #
 # It installs what is missing (Debian's chromium and nodejs/npm with apt-get, mdBook with
 # `cargo install mdbook --locked`, playwright-core with `npm ci`, which downloads no browser),
-# builds errbook (release), writes the catalog with `errbook synth` (ENTRIES entries and
+# builds errbook (release), writes the catalog with `errbook-synth` (ENTRIES entries and
 # ARTICLES articles, as an errbook catalog and an mdBook with the same pages), builds both
 # sites, and runs bench.mjs: index size (raw, gzip) per entry, index load time over RELOADS
 # page loads, and the latency and top-1 answer of QUERIES pasted messages in each tool.
 #
 # mdBook takes about 12 minutes on 10,000 pages, so its output is built once and kept:
 # $WORK/out-mdbook is reused while $WORK/catalog was made with the same ENTRIES, ARTICLES and
-# SEED by the same generator (src/synth); delete $WORK to start over; MDBOOK_OUT=DIR uses a build of your own instead (of the same
-# catalog: `errbook synth --entries ENTRIES --articles ARTICLES --seed SEED`).
+# SEED by the same generator (tools/synth); delete $WORK to start over; MDBOOK_OUT=DIR uses a build of your own instead (of the same
+# catalog: `errbook-synth --entries ENTRIES --articles ARTICLES --seed SEED`).
 #
 # Environment: ENTRIES (10000), ARTICLES (500), SEED (1, the catalog's), QUERIES (1000),
 # QUERY_SEED (1), RELOADS (10), WARMUP (100), WORK (/tmp/errbook-search-bench), MDBOOK_OUT,
@@ -54,6 +54,7 @@ else
   cargo build --release --locked --quiet
   ERRBOOK="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook"
 fi
+SYNTH=${SYNTH_BIN:-$(dirname "$ERRBOOK")/errbook-synth}
 [ -x "$ERRBOOK" ] || { echo "no errbook binary at $ERRBOOK" >&2; exit 1; }
 say "$("$CHROMIUM" --version 2>/dev/null | tail -1), mdbook $(mdbook --version | awk '{print $2}'), node $(node --version), errbook $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')"
 
@@ -61,11 +62,11 @@ say "$("$CHROMIUM" --version 2>/dev/null | tail -1), mdbook $(mdbook --version |
 # Regenerated when its arguments or the generator changed (a stamp of both); the mdBook build
 # is kept only while the catalog is the same.
 mkdir -p "$WORK"
-STAMP="entries=$ENTRIES articles=$ARTICLES seed=$SEED synth=$(cat "$REPO"/src/synth/*.rs | sha256sum | cut -c1-16)"
+STAMP="entries=$ENTRIES articles=$ARTICLES seed=$SEED synth=$(cat "$REPO"/tools/synth/*.rs | sha256sum | cut -c1-16)"
 if [ ! -f "$WORK/catalog.stamp" ] || [ "$(cat "$WORK/catalog.stamp")" != "$STAMP" ]; then
   say "generating the catalog: $ENTRIES entries, $ARTICLES articles (seed $SEED)"
   rm -rf "$WORK/catalog" "$WORK/out-mdbook" "$WORK/out-mdbook.done" "$WORK/catalog.stamp"
-  "$ERRBOOK" synth --out "$WORK/catalog" --entries "$ENTRIES" --articles "$ARTICLES" --seed "$SEED" \
+  "$SYNTH" --out "$WORK/catalog" --entries "$ENTRIES" --articles "$ARTICLES" --seed "$SEED" \
     --sites errbook,mdbook --theme "$REPO/themes/default" >/dev/null
   echo "$STAMP" > "$WORK/catalog.stamp"
 fi

@@ -3,22 +3,16 @@
 //! The result is a list of `SourceFile`s in a deterministic order; files that cannot be read as
 //! UTF-8 or are empty become diagnostics here, so the parser only ever sees real text.
 
-use crate::diag::{Diagnostic, Diagnostics, Severity};
-use crate::error::{IoContext, Result};
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::error::{IoContext, Result};
+use crate::core::model::PageKind;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// What a content file is, from where it lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContentKind {
-    Entry,
-    Article,
-}
 
 /// One content file read into memory.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
-    pub kind: ContentKind,
+    pub kind: PageKind,
     /// Relative to the site root, with `/` separators (`content/errors/pytorch/x.md`).
     pub path: PathBuf,
     pub text: Arc<str>,
@@ -26,15 +20,14 @@ pub struct SourceFile {
     pub mtime: Option<std::time::SystemTime>,
 }
 
-pub const ERRORS_DIR: &str = "content/errors";
-pub const ARTICLES_DIR: &str = "content/articles";
+pub use crate::core::ids::{ARTICLES_DIR, ERRORS_DIR};
 
 /// All `.md` files under content/errors and content/articles, sorted by path.
-pub fn content_paths(root: &Path) -> Result<Vec<(ContentKind, PathBuf)>> {
+pub fn content_paths(root: &Path) -> Result<Vec<(PageKind, PathBuf)>> {
     let mut out = Vec::new();
     for (dir, kind) in [
-        (ERRORS_DIR, ContentKind::Entry),
-        (ARTICLES_DIR, ContentKind::Article),
+        (ERRORS_DIR, PageKind::Entry),
+        (ARTICLES_DIR, PageKind::Article),
     ] {
         let base = root.join(dir);
         if !base.is_dir() {
@@ -63,11 +56,7 @@ pub fn content_paths(root: &Path) -> Result<Vec<(ContentKind, PathBuf)>> {
 }
 
 /// Read one file; an unreadable, empty or non-UTF-8 file is a diagnostic, not an error.
-pub fn read_one(
-    root: &Path,
-    kind: ContentKind,
-    rel: &Path,
-) -> Result<Result<SourceFile, Diagnostic>> {
+pub fn read_one(root: &Path, kind: PageKind, rel: &Path) -> Result<Result<SourceFile, Diagnostic>> {
     let abs = root.join(rel);
     let bytes = std::fs::read(&abs).at(&abs)?;
     let mtime = std::fs::metadata(&abs).ok().and_then(|m| m.modified().ok());
@@ -87,8 +76,7 @@ pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Diagnostic> {
     };
     match String::from_utf8(bytes) {
         Ok(s) if s.trim().is_empty() => Err(Diagnostic::file(
-            Severity::Error,
-            "E-empty",
+            Code::Empty,
             rel,
             "the file is empty",
         )
@@ -102,8 +90,8 @@ pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Diagnostic> {
             // where the bad byte sits; the prefix is valid, so `good` is also its offset there.
             let lossy: Arc<str> = Arc::from(String::from_utf8_lossy(raw).replace("\r\n", "\n"));
             let prefix_crlf = raw[..good].windows(2).filter(|w| w == b"\r\n").count();
-            Err(Diagnostic::error_at(
-                "E-encoding",
+            Err(Diagnostic::at(
+                Code::Encoding,
                 rel,
                 &lossy,
                 good - prefix_crlf,

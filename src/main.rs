@@ -73,9 +73,6 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write a deterministic synthetic catalog (for benchmarks), also as Hugo and mdBook sources.
-    #[command(hide = true)]
-    Synth(errbook::cmd::synth::Args),
 }
 
 fn main() -> ExitCode {
@@ -95,7 +92,6 @@ fn main() -> ExitCode {
         Command::Search { query, limit, json } => {
             errbook::cmd::search::run(&root, &query, limit, json)
         }
-        Command::Synth(args) => errbook::cmd::synth::run(args),
     };
     match result {
         Ok(code) => code,

@@ -7,7 +7,7 @@
 //! and deleting tens of thousands of them on every build (the profile of a 10,000-entry build
 //! showed a third of its time in ext4's inode allocation after the previous output was deleted).
 
-use crate::error::{Error, IoContext, Result};
+use crate::core::error::{Error, IoContext, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -7,17 +7,9 @@ use common::{errbook, files, repo};
 use std::path::Path;
 
 fn synth(out: &Path) {
-    let o = errbook()
+    let o = common::synth()
         .current_dir(repo())
-        .args([
-            "synth",
-            "--entries",
-            "300",
-            "--articles",
-            "30",
-            "--seed",
-            "5",
-        ])
+        .args(["--entries", "300", "--articles", "30", "--seed", "5"])
         .args(["--sites", "errbook", "--out"])
         .arg(out)
         .output()

@@ -790,10 +790,11 @@ fn failed_build_leaves_the_previous_output_whole() {
 /// files and the fixtures: diagnostics, never a panic.
 #[test]
 fn mangled_input_never_panics() {
-    use errbook::load::{ContentKind, SourceFile};
+    use errbook::core::model::PageKind;
+    use errbook::load::SourceFile;
     use std::sync::Arc;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut originals: Vec<(ContentKind, PathBuf, String)> = Vec::new();
+    let mut originals: Vec<(PageKind, PathBuf, String)> = Vec::new();
     for base in [root.to_path_buf(), fixture("percent-fix-rate")] {
         for (kind, rel) in errbook::load::content_paths(&base).unwrap() {
             let text = std::fs::read_to_string(base.join(&rel)).unwrap();

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use errbook::rebuild::Live;
+use errbook::site::rebuild::Live;
 use errbook::site::BuildOptions;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

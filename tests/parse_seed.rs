@@ -1,7 +1,7 @@
 //! The parser on the seed catalog, field by field.
 
-use errbook::config::Config;
-use errbook::model::Claim;
+use errbook::core::config::Config;
+use errbook::core::model::Claim;
 use std::path::Path;
 
 fn analysis() -> errbook::site::Analysis {

@@ -1,8 +1,8 @@
 //! Top-1 accuracy of search on pasted real-world messages and tracebacks
 //! (tests/fixtures/search/cases.txt) against a catalog of near-miss entries.
 
-use errbook::config::Config;
-use errbook::index::{format, rank};
+use errbook::core::config::Config;
+use errbook::search::{format, rank};
 use std::path::Path;
 
 mod search_cases;

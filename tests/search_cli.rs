@@ -148,7 +148,7 @@ fn build_writes_the_index_hosted_and_offline() {
         .assert()
         .success();
     let json = std::fs::read_to_string(hosted.join("search/index.json")).unwrap();
-    let idx: errbook::index::Index = serde_json::from_str(&json).unwrap();
+    let idx: errbook::search::Index = serde_json::from_str(&json).unwrap();
     assert_eq!(idx.docs.len(), 18);
     assert!(
         idx.docs

@@ -2,8 +2,8 @@
 //! (src/index) must agree: the same detected template, query terms, ranking and scores on the
 //! real-world cases and on typed queries with prefixes and typos. Skips when node is missing.
 
-use errbook::config::Config;
-use errbook::index::{format, rank};
+use errbook::core::config::Config;
+use errbook::search::{format, rank};
 use std::path::Path;
 use std::process::Command;
 

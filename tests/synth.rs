@@ -1,4 +1,4 @@
-//! `errbook synth`: the generated catalog passes `errbook check`, and the generator is
+//! `errbook-synth`: the generated catalog passes `errbook check`, and the generator is
 //! deterministic (two runs with the same arguments write the same bytes, in all three sites).
 
 mod common;
@@ -7,10 +7,9 @@ use common::{errbook, files, repo};
 use std::path::Path;
 
 fn synth(out: &Path, seed: &str) {
-    let o = errbook()
+    let o = common::synth()
         .current_dir(repo())
         .args([
-            "synth",
             "--entries",
             "50",
             "--articles",

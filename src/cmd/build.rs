@@ -1,7 +1,7 @@
 //! `errbook build`: the whole pipeline into the output directory; on content errors the
 //! diagnostics are printed and the previous output is left as it was.
 
-use crate::config::Config;
+use crate::core::config::Config;
 use crate::site::BuildOptions;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! `errbook check`: run load, parse and link, print every diagnostic compiler-style to stderr and
 //! a summary line, write nothing. Exit 1 when there are errors (warnings do not fail), 0 otherwise.
 
-use crate::config::Config;
-use crate::diag::Diagnostics;
+use crate::core::config::Config;
+use crate::core::diag::{Code, Diagnostics};
 use crate::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,7 +26,8 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
         Err(e) => return Err(e),
     };
     let mut state = crate::site::analyse(root, &cfg, true)?;
-    let records = crate::verify::records::check_records(root, &state, &cfg);
+    let records =
+        crate::site::check::records(&state, &crate::records::RecordSet::load(root, &cfg)?);
     state.diags.extend(records);
     state.diags.print();
     for f in links_of {
@@ -57,7 +58,7 @@ pub fn summary(diags: &Diagnostics, files: usize, entries: usize, articles: usiz
     let unreadable = diags
         .items
         .iter()
-        .filter(|d| matches!(d.code, "E-encoding" | "E-empty"))
+        .filter(|d| matches!(d.code, Code::Encoding | Code::Empty))
         .count();
     let what = format!(
         "{} ({} and {} parsed)",
@@ -86,14 +87,14 @@ mod tests {
 
     #[test]
     fn warnings_do_not_fail() {
-        use crate::diag::{Diagnostic, Severity};
+        use crate::core::diag::Diagnostic;
         let src: std::sync::Arc<str> = std::sync::Arc::from("x\n");
         let p = Path::new("a.md");
         let mut d = Diagnostics::default();
-        d.push(Diagnostic::warning_at("E-x", p, &src, 0, 1, "w"));
+        d.push(Diagnostic::at(Code::VerifyStale, p, &src, 0, 1, "w"));
         assert_eq!(status(&d), 0);
         assert!(summary(&d, 1, 1, 0).starts_with("check: ok, 1 warning in 1 file"));
-        d.push(Diagnostic::at(Severity::Error, "E-y", p, &src, 0, 1, "e"));
+        d.push(Diagnostic::at(Code::Title, p, &src, 0, 1, "e"));
         assert_eq!(status(&d), 1);
         assert!(summary(&d, 1, 0, 0).starts_with("check: 1 error, 1 warning in 1 file"));
     }

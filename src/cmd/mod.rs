@@ -5,5 +5,4 @@ pub mod check;
 pub mod new;
 pub mod search;
 pub mod serve;
-pub mod synth;
 pub mod verify;

@@ -2,8 +2,8 @@
 //! traceback). Prints the detected error and the top entries with ID, message, score and URL;
 //! exits 1 when nothing matches well (no match, or a best match below `search.weak_score`).
 
-use crate::config::Config;
-use crate::index::{format, rank};
+use crate::core::config::Config;
+use crate::search::{format, rank};
 use crate::Result;
 use std::io::Read;
 use std::path::Path;
@@ -25,7 +25,7 @@ pub fn run(root: &Path, query: &str, limit: usize, json: bool) -> Result<ExitCod
     let answer = rank::search(&idx, &text, limit.max(1));
     let weak_score = cfg.search.weak_score;
     let good = answer.hits.first().is_some_and(|h| h.score >= weak_score);
-    let url = |id: &str| format!("{}{}", cfg.site.base_url, crate::urls::entry(id));
+    let url = |id: &str| format!("{}{}", cfg.site.base_url, crate::core::urls::entry(id));
 
     if json {
         let results: Vec<serde_json::Value> = answer

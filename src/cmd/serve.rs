@@ -1,8 +1,8 @@
 //! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser.
 
-use crate::config::Config;
-use crate::rebuild::Live;
+use crate::core::config::Config;
 use crate::serve::{http, reload::Reload, watch};
+use crate::site::rebuild::Live;
 use crate::site::BuildOptions;
 use crate::{Error, Result};
 use std::path::Path;
@@ -71,7 +71,7 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
 
 /// Print how a (re)build went and tell the open pages; hand back the state to keep.
 fn report(
-    result: Result<(Option<Live>, usize, u128, crate::diag::Diagnostics)>,
+    result: Result<(Option<Live>, usize, u128, crate::core::diag::Diagnostics)>,
     reload: &Reload,
 ) -> Option<Live> {
     match result {

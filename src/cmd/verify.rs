@@ -2,10 +2,10 @@
 //! (packed onto the host's GPUs), compare each run with its claim, write one record per run,
 //! show progress and a summary. Exit 1 when a claim is contradicted, unless allowed.
 
-use crate::config::Config;
+use crate::core::config::Config;
+use crate::records::{self, Record, RecordSet, Verdict};
 use crate::verify::compare::{self, Outcome};
 use crate::verify::plan::{self, Action, Unit};
-use crate::verify::records::{self, Record, RecordSet, Verdict};
 use crate::verify::runner::{self, local, Request};
 use crate::verify::{gpu, schedule, traceback};
 use crate::Result;
@@ -68,7 +68,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let mut set = RecordSet::load(root, &cfg)?;
 
     if args.prune {
-        let orphans = records::orphans(&analysis, &set);
+        let orphans = set.orphans(&analysis.catalog);
         for &i in &orphans {
             let p = root.join(&set.paths[i]);
             std::fs::remove_file(&p).map_err(|e| crate::Error::Io { path: p, source: e })?;
@@ -159,7 +159,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             rec.skip_reason = Some(reason.clone());
             rec.finding = format!("Not run: {reason}.");
             rec.env = host.env_for(&[]);
-            records::write(root, &cfg, &rec, false)?;
+            records::store::write(&root.join(&cfg.verify.records_dir), &rec, false)?;
             done.push(Done {
                 unit: i,
                 record: rec,
@@ -284,7 +284,11 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
                     rec.finding
                 ),
             );
-            match records::write(root, &cfg, &rec, rec.verdict != Verdict::Skipped) {
+            match records::store::write(
+                &root.join(&cfg.verify.records_dir),
+                &rec,
+                rec.verdict != Verdict::Skipped,
+            ) {
                 Ok(_) => {}
                 Err(e) => failures.push(e.to_string()),
             }

@@ -3,7 +3,7 @@
 //! `links: {confirm: [...], reject: [...]}`.
 
 use super::{Graph, Left, Link, LinkKind, Node, PageRef};
-use crate::model::{Catalog, PageKind};
+use crate::core::model::{Catalog, PageKind};
 use crate::site::Analysis;
 use std::fmt::Write;
 use std::path::Path;

@@ -4,9 +4,9 @@
 //! the closest existing IDs as a hint.
 
 use super::{Link, LinkKind, Node, Origin};
-use crate::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::core::diag::{did_you_mean, Code, Diagnostic, Diagnostics};
+use crate::core::model::{Catalog, LinkOverrides, PageKind};
 use crate::load::SourceFile;
-use crate::model::{Catalog, LinkOverrides, PageKind};
 use pulldown_cmark::{Event, Parser, Tag};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -185,8 +185,8 @@ pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -
                 }),
                 None => {
                     let (o, l) = front_value_span(src, "errors", id);
-                    let mut d = Diagnostic::error_at(
-                        "E-link",
+                    let mut d = Diagnostic::at(
+                        Code::Link,
                         &a.source,
                         src,
                         o,
@@ -222,8 +222,8 @@ pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -
                 Some(_) => {
                     let (o, l) = front_value_span(src, "related", id);
                     diags.push(
-                        Diagnostic::warning_at(
-                            "W-link",
+                        Diagnostic::at(
+                            Code::SelfRelated,
                             &e.source,
                             src,
                             o,
@@ -235,8 +235,8 @@ pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -
                 }
                 None => {
                     let (o, l) = front_value_span(src, "related", id);
-                    let mut d = Diagnostic::error_at(
-                        "E-link",
+                    let mut d = Diagnostic::at(
+                        Code::Link,
                         &e.source,
                         src,
                         o,
@@ -282,8 +282,8 @@ fn overrides(
         for raw in items {
             if let Err((msg, hint)) = parse_key(catalog, raw) {
                 let (o, l) = front_value_span(src, "links", raw);
-                let mut d = Diagnostic::error_at(
-                    "E-link",
+                let mut d = Diagnostic::at(
+                    Code::Link,
                     path,
                     src,
                     o,
@@ -363,8 +363,8 @@ fn markdown_links(catalog: &Catalog, path: &Path, src: &Arc<str>, diags: &mut Di
             .map(|e| e.id.as_str())
             .chain(catalog.articles.iter().map(|a| a.id.as_str()));
         let near = did_you_mean(&id, candidates);
-        let mut d = Diagnostic::error_at(
-            "E-link",
+        let mut d = Diagnostic::at(
+            Code::Link,
             path,
             src,
             at,

@@ -12,19 +12,12 @@ pub mod explicit;
 pub mod infer;
 pub mod text;
 
-use crate::config::Config;
-use crate::diag::Diagnostics;
+use crate::core::config::Config;
+use crate::core::diag::Diagnostics;
+use crate::core::model::{Catalog, PageKind, PageRef};
 use crate::load::SourceFile;
-use crate::model::{Catalog, PageKind};
 use serde::Serialize;
 use std::collections::HashMap;
-
-/// A page of the site that holds snippets.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
-pub struct PageRef {
-    pub kind: PageKind,
-    pub id: String,
-}
 
 /// One end of a link.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
@@ -308,7 +301,7 @@ pub fn link_with(
     files: &[SourceFile],
     cfg: &Config,
     infer: bool,
-    records: Option<&crate::verify::records::RecordSet>,
+    records: Option<&crate::records::RecordSet>,
     diags: &mut Diagnostics,
 ) -> Graph {
     use std::collections::HashMap;
@@ -626,7 +619,7 @@ fn same_pair(a: &Link, b: &Link) -> bool {
 }
 /// Resolve a Markdown link to other content (Zola-style `@/errors/pytorch/x.md`,
 /// `@/articles/a.md`, or a bare ID `@/pytorch/x`) to the target's site path (`errors/pytorch/x/`,
-/// see `crate::urls`), keeping a `#fragment`. `None` when `href` is not a content link or names
+/// see `crate::core::urls`), keeping a `#fragment`. `None` when `href` is not a content link or names
 /// nothing that exists (the link stage reports those).
 ///
 /// Relative links to content files (`../errors/pytorch/x.md` from an article,
@@ -659,14 +652,20 @@ pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
     let path = path.trim_start_matches("content/");
     let path = path.strip_suffix(".md").unwrap_or(path);
     let site = if let Some(id) = path.strip_prefix("errors/") {
-        catalog.entry(id).map(|e| crate::urls::entry(&e.id))
+        catalog.entry(id).map(|e| crate::core::urls::entry(&e.id))
     } else if let Some(id) = path.strip_prefix("articles/") {
-        catalog.article(id).map(|a| crate::urls::article(&a.id))
+        catalog
+            .article(id)
+            .map(|a| crate::core::urls::article(&a.id))
     } else {
         catalog
             .entry(path)
-            .map(|e| crate::urls::entry(&e.id))
-            .or_else(|| catalog.article(path).map(|a| crate::urls::article(&a.id)))
+            .map(|e| crate::core::urls::entry(&e.id))
+            .or_else(|| {
+                catalog
+                    .article(path)
+                    .map(|a| crate::core::urls::article(&a.id))
+            })
     }?;
     Some(match frag {
         Some(f) => format!("{site}#{f}"),
@@ -700,11 +699,11 @@ pub fn graph_json(graph: &Graph, catalog: &Catalog) -> serde_json::Value {
         let (title, path) = match n {
             Node::Entry { id } => (
                 catalog.entry(id).map(|e| e.message.clone()),
-                Some(crate::urls::entry(id)),
+                Some(crate::core::urls::entry(id)),
             ),
             Node::Article { id } => (
                 catalog.article(id).map(|a| a.title.clone()),
-                Some(crate::urls::article(id)),
+                Some(crate::core::urls::article(id)),
             ),
             Node::Workaround { entry, number } => (
                 catalog.entry(entry).and_then(|e| {
@@ -713,7 +712,10 @@ pub fn graph_json(graph: &Graph, catalog: &Catalog) -> serde_json::Value {
                         .find(|w| w.number == *number)
                         .map(|w| w.summary.clone())
                 }),
-                Some(format!("{}#workaround-{number}", crate::urls::entry(entry))),
+                Some(format!(
+                    "{}#workaround-{number}",
+                    crate::core::urls::entry(entry)
+                )),
             ),
             Node::DeadEnd { entry, number } => (
                 catalog.entry(entry).and_then(|e| {
@@ -722,7 +724,10 @@ pub fn graph_json(graph: &Graph, catalog: &Catalog) -> serde_json::Value {
                         .find(|d| d.number == *number)
                         .map(|d| d.summary.clone())
                 }),
-                Some(format!("{}#dead-end-{number}", crate::urls::entry(entry))),
+                Some(format!(
+                    "{}#dead-end-{number}",
+                    crate::core::urls::entry(entry)
+                )),
             ),
             Node::Snippet { page, index } => {
                 let s = match page.kind {
@@ -732,8 +737,8 @@ pub fn graph_json(graph: &Graph, catalog: &Catalog) -> serde_json::Value {
                     PageKind::Entry => catalog.entry(&page.id).and_then(|e| e.snippets.get(*index)),
                 };
                 let base = match page.kind {
-                    PageKind::Article => crate::urls::article(&page.id),
-                    PageKind::Entry => crate::urls::entry(&page.id),
+                    PageKind::Article => crate::core::urls::article(&page.id),
+                    PageKind::Entry => crate::core::urls::entry(&page.id),
                 };
                 (
                     s.map(|s| s.label.clone().unwrap_or_else(|| s.id.clone())),

@@ -3,8 +3,8 @@
 
 use super::frontmatter;
 use super::snippet;
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::Article;
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::model::Article;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -28,8 +28,8 @@ pub fn parse(
     let split = frontmatter::split(path, src, diags)?;
     let Some(fm) = split.front.as_ref() else {
         diags.push(
-            Diagnostic::error_at(
-                "E-front-matter",
+            Diagnostic::at(
+                Code::FrontMatter,
                 path,
                 src,
                 0,
@@ -54,8 +54,8 @@ pub fn parse(
         if chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
             let (o, l) = fm.key_span("date");
             diags.push(
-                Diagnostic::error_at(
-                    "E-date",
+                Diagnostic::at(
+                    Code::Date,
                     path,
                     src,
                     o,
@@ -74,8 +74,8 @@ pub fn parse(
         if *id != stem {
             let (o, l) = fm.key_span("id");
             diags.push(
-                Diagnostic::error_at(
-                    "E-id-path",
+                Diagnostic::at(
+                    Code::IdPath,
                     path,
                     src,
                     o,
@@ -90,7 +90,7 @@ pub fn parse(
     }
 
     let body = &src[split.body_offset..];
-    let (body_line, _) = crate::diag::line_col(src, split.body_offset);
+    let (body_line, _) = crate::core::diag::line_col(src, split.body_offset);
     let raw = snippet::collect_blocks(src, split.body_offset, src.len());
     let snippets: Vec<_> = raw
         .iter()

@@ -11,8 +11,8 @@
 
 use super::frontmatter;
 use super::snippet::{self, RawBlock};
-use crate::diag::{did_you_mean, Diagnostic, Diagnostics};
-use crate::model::{DeadEnd, Entry, Section, VersionRow, Workaround};
+use crate::core::diag::{did_you_mean, Code, Diagnostic, Diagnostics};
+use crate::core::model::{DeadEnd, Entry, Section, VersionRow, Workaround};
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag};
 use regex::Regex;
 use std::ops::Range;
@@ -81,12 +81,12 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn error(
         &mut self,
-        code: &'static str,
+        code: Code,
         range: Range<usize>,
         msg: impl Into<String>,
     ) -> &mut Diagnostic {
         let len = first_line_len(self.src, range.clone());
-        self.diags.push(Diagnostic::error_at(
+        self.diags.push(Diagnostic::at(
             code,
             self.path,
             self.src,
@@ -101,14 +101,6 @@ impl Ctx<'_> {
 fn first_line_len(src: &str, r: Range<usize>) -> usize {
     let s = &src[r.start..r.end.min(src.len())];
     s.find('\n').unwrap_or(s.len())
-}
-
-/// The entry ID a file path implies: `content/errors/<domain>/<slug>.md` -> `domain/slug`.
-pub fn id_from_path(path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(crate::load::ERRORS_DIR).ok()?;
-    let s = rel.with_extension("");
-    let parts: Vec<String> = s.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    (parts.len() == 2).then(|| parts.join("/"))
 }
 
 /// Parse one entry file. Returns `None` when errors leave nothing sensible to build.
@@ -156,7 +148,7 @@ pub fn parse(
         }
         Some(b) => {
             cx.error(
-                "E-title",
+                Code::Title,
                 b.range.clone(),
                 "an entry must start with its error message as a `# ` title line",
             )
@@ -166,7 +158,7 @@ pub fn parse(
         None => {
             let end = src.len();
             cx.error(
-                "E-title",
+                Code::Title,
                 split.body_offset..end,
                 "the entry has no title line",
             )
@@ -176,7 +168,7 @@ pub fn parse(
     };
     if message.is_empty() {
         cx.error(
-            "E-title",
+            Code::Title,
             blocks[0].range.clone(),
             "the title line is empty",
         )
@@ -199,7 +191,7 @@ pub fn parse(
             }
         } else {
             cx.error(
-                "E-stray",
+                Code::Stray,
                 b.range.clone(),
                 "text between the title and the first section cannot be placed",
             )
@@ -215,13 +207,13 @@ pub fn parse(
             .find(|(key, _, _)| key == k)
             .map(|(_, v, r)| (v.clone(), r.clone()))
     };
-    let implied = id_from_path(path);
+    let implied = crate::core::ids::entry_id_of(path);
     let id = match get("ID") {
         Some((v, r)) => {
             if let Some(imp) = &implied {
                 if &v != imp {
                     cx.error(
-                        "E-id-path",
+                        Code::IdPath,
                         r,
                         format!("the ID `{v}` does not match the file path, which implies `{imp}`"),
                     )
@@ -234,7 +226,7 @@ pub fn parse(
         }
         None => {
             let at = blocks.first().map(|b| b.range.clone()).unwrap_or(0..0);
-            cx.error("E-missing-key", at, "the entry has no `- **ID:**` bullet")
+            cx.error(Code::MissingKey, at, "the entry has no `- **ID:**` bullet")
                 .hint = Some(format!(
                 "add the bullet - **ID:** `{}` under the title",
                 implied.clone().unwrap_or("domain/slug".into())
@@ -244,7 +236,7 @@ pub fn parse(
     };
     let (domain, slug) = match implied.as_deref() {
         Some(imp) => {
-            let (d, s) = imp.split_once('/').expect("id_from_path gives domain/slug");
+            let (d, s) = imp.split_once('/').unwrap_or((imp, ""));
             (d.to_string(), s.to_string())
         }
         None => {
@@ -263,7 +255,7 @@ pub fn parse(
                 }
             };
             cx.error(
-                "E-id-path",
+                Code::IdPath,
                 blocks[0].range.clone(),
                 "an entry file must be at content/errors/<domain>/<slug>.md",
             )
@@ -277,7 +269,7 @@ pub fn parse(
     match get("Domain") {
         Some((d, r)) if d != domain => {
             cx.error(
-                "E-id-path",
+                Code::IdPath,
                 r,
                 format!("Domain `{d}` does not match the ID's domain `{domain}`"),
             )
@@ -286,7 +278,7 @@ pub fn parse(
         Some(_) => {}
         None => {
             cx.error(
-                "E-missing-key",
+                Code::MissingKey,
                 blocks[0].range.clone(),
                 "the entry has no `- **Domain:**` bullet",
             )
@@ -304,7 +296,7 @@ pub fn parse(
         Some((c, _)) => c,
         None => {
             cx.error(
-                "E-missing-key",
+                Code::MissingKey,
                 blocks[0].range.clone(),
                 "the entry has no `- **Category:**` bullet",
             )
@@ -316,7 +308,7 @@ pub fn parse(
         Some(c) => percent(&mut cx, &c[1], r, "Fix Rate"),
         None => {
             cx.error(
-                "E-percent",
+                Code::Percent,
                 r,
                 format!("Fix Rate `{v}` is not a percentage"),
             )
@@ -374,9 +366,9 @@ pub fn parse(
     let _ = first_heading_at;
     for (title, hr, body) in sections {
         if let Some((_, prev)) = seen.iter().find(|(t, _)| t.eq_ignore_ascii_case(&title)) {
-            let (pl, _) = crate::diag::line_col(src, prev.start);
+            let (pl, _) = crate::core::diag::line_col(src, prev.start);
             cx.error(
-                "E-section",
+                Code::Section,
                 hr.clone(),
                 format!("section `{title}` appears twice"),
             )
@@ -417,7 +409,7 @@ pub fn parse(
                     default_timeout,
                     &mut entry.snippets,
                 );
-                let (line, _) = crate::diag::line_col(src, hr.start);
+                let (line, _) = crate::core::diag::line_col(src, hr.start);
                 entry.extra_sections.push(Section {
                     title: title.clone(),
                     body: src[body_range].trim().to_string(),
@@ -435,7 +427,7 @@ pub fn parse(
                     Some(n) => format!("did you mean `## {n}`? an entry has: {}", all.join(", ")),
                     None => format!("an entry has these sections: {}", all.join(", ")),
                 };
-                cx.error("E-section", hr, format!("unknown section `{other}`"))
+                cx.error(Code::Section, hr, format!("unknown section `{other}`"))
                     .hint = Some(hint);
             }
         }
@@ -444,7 +436,7 @@ pub fn parse(
         if !seen.iter().any(|(t, _)| t == required) && !suggested.contains(&required) {
             let at = blocks[0].range.clone();
             cx.error(
-                "E-section",
+                Code::Section,
                 at,
                 format!("the entry has no `## {required}` section"),
             )
@@ -467,7 +459,7 @@ fn unreachable_heading(cx: &mut Ctx, b: &Block) {
         _ => "text outside any section",
     };
     cx.error(
-        "E-stray",
+        Code::Stray,
         b.range.clone(),
         format!("{what} cannot be placed"),
     )
@@ -542,7 +534,7 @@ fn read_meta_item(cx: &mut Ctx, r: Range<usize>, meta: &mut Vec<(String, String,
         match loose {
             Some((key, val)) => {
                 cx.error(
-                    "E-meta",
+                    Code::Meta,
                     r.clone(),
                     format!("the `{key}` bullet must have its key in bold"),
                 )
@@ -553,7 +545,7 @@ fn read_meta_item(cx: &mut Ctx, r: Range<usize>, meta: &mut Vec<(String, String,
             }
             None => {
                 cx.error(
-                    "E-meta",
+                    Code::Meta,
                     r,
                     "a metadata bullet must read `- **Key:** value`",
                 )
@@ -583,17 +575,17 @@ fn read_meta_item(cx: &mut Ctx, r: Range<usize>, meta: &mut Vec<(String, String,
                 META_KEYS.join(", ")
             ),
         };
-        cx.error("E-meta", span, format!("unknown metadata key `{key}`"))
+        cx.error(Code::Meta, span, format!("unknown metadata key `{key}`"))
             .hint = Some(hint);
         return;
     }
     if meta.iter().any(|(k, _, _)| k == key) {
-        cx.error("E-meta", span, format!("`{key}` is given twice"))
+        cx.error(Code::Meta, span, format!("`{key}` is given twice"))
             .hint = Some("keep one bullet per key".into());
         return;
     }
     if val.is_empty() {
-        cx.error("E-meta", span, format!("`{key}` has no value"))
+        cx.error(Code::Meta, span, format!("`{key}` has no value"))
             .hint = Some(format!("write `- **{key}:** value`"));
         return;
     }
@@ -607,7 +599,7 @@ fn percent(cx: &mut Ctx, num: &str, at: Range<usize>, what: &str) -> Option<u8> 
         Ok(v) if (0.0..=100.0).contains(&v) => Some(v.round() as u8),
         _ => {
             cx.error(
-                "E-percent",
+                Code::Percent,
                 at,
                 format!("{what} {num}% is not between 0% and 100%"),
             )
@@ -622,7 +614,7 @@ fn read_versions(cx: &mut Ctx, body: &[&Block]) -> Vec<VersionRow> {
     for b in body {
         if b.kind != BlockKind::Table {
             cx.error(
-                "E-table",
+                Code::Table,
                 b.range.clone(),
                 "only a table goes under `## Version Compatibility`",
             )
@@ -648,7 +640,7 @@ fn read_versions(cx: &mut Ctx, body: &[&Block]) -> Vec<VersionRow> {
                         .all(|(c, h)| c.eq_ignore_ascii_case(h));
                 if !ok {
                     cx.error(
-                        "E-table",
+                        Code::Table,
                         lr,
                         format!("the version table's header is `{}`", cells.join(" | ")),
                     )
@@ -665,7 +657,7 @@ fn read_versions(cx: &mut Ctx, body: &[&Block]) -> Vec<VersionRow> {
             }
             if cells.len() != 4 {
                 cx.error(
-                    "E-table",
+                    Code::Table,
                     lr,
                     format!(
                         "this row has {} cells; the table has 4 columns",
@@ -679,8 +671,12 @@ fn read_versions(cx: &mut Ctx, body: &[&Block]) -> Vec<VersionRow> {
                 continue;
             }
             if cells[0].is_empty() || cells[1].is_empty() {
-                cx.error("E-table", lr, "a version row needs a version and a status")
-                    .hint = Some(
+                cx.error(
+                    Code::Table,
+                    lr,
+                    "a version row needs a version and a status",
+                )
+                .hint = Some(
                     "fill the first two cells, e.g. `| PyTorch 2.0.0 | active | — | — |`".into(),
                 );
                 continue;
@@ -734,13 +730,13 @@ fn read_workarounds(
     body: &[&Block],
     raw: &[RawBlock],
     timeout: u64,
-    snippets: &mut Vec<crate::model::Snippet>,
+    snippets: &mut Vec<crate::core::model::Snippet>,
 ) -> Vec<Workaround> {
     let mut out = Vec::new();
     for b in body {
         let BlockKind::List { .. } = b.kind else {
             cx.error(
-                "E-stray",
+                Code::Stray,
                 b.range.clone(),
                 "only a numbered list of workarounds goes under `## Workarounds`",
             )
@@ -753,7 +749,7 @@ fn read_workarounds(
             let number = out.len() + 1;
             let Some((summary, sum_end)) = bold_summary(para).filter(|(s, _)| !s.is_empty()) else {
                 cx.error(
-                    "E-workaround",
+                    Code::Workaround,
                     r.clone(),
                     "this workaround has no bold summary",
                 )
@@ -766,7 +762,7 @@ fn read_workarounds(
             let after = &para[sum_end..];
             let Some(c) = SUCCESS_RE.captures(after) else {
                 cx.error(
-                    "E-workaround",
+                    Code::Workaround,
                     r.clone(),
                     "this workaround has no success rate",
                 )
@@ -784,7 +780,7 @@ fn read_workarounds(
             let rest = text[para.len()..].to_string();
             let idx = adopt_snippets(cx, r.clone(), raw, timeout, snippets);
             let detail = join_detail(&detail, &strip_code(&rest));
-            let (line, _) = crate::diag::line_col(cx.src, r.start);
+            let (line, _) = crate::core::diag::line_col(cx.src, r.start);
             out.push(Workaround {
                 number,
                 summary,
@@ -803,13 +799,13 @@ fn read_dead_ends(
     body: &[&Block],
     raw: &[RawBlock],
     timeout: u64,
-    snippets: &mut Vec<crate::model::Snippet>,
+    snippets: &mut Vec<crate::core::model::Snippet>,
 ) -> Vec<DeadEnd> {
     let mut out = Vec::new();
     for b in body {
         let BlockKind::List { .. } = b.kind else {
             cx.error(
-                "E-stray",
+                Code::Stray,
                 b.range.clone(),
                 "only a list of dead ends goes under `## Dead Ends`",
             )
@@ -820,14 +816,22 @@ fn read_dead_ends(
             let (text, at) = item_text(cx.src, r);
             let para = first_paragraph(text);
             let Some((summary, sum_end)) = bold_summary(para).filter(|(s, _)| !s.is_empty()) else {
-                cx.error("E-dead-end", r.clone(), "this dead end has no bold summary")
-                    .hint = Some("write `- **What was tried** — why it fails (NN% fail)`".into());
+                cx.error(
+                    Code::DeadEnd,
+                    r.clone(),
+                    "this dead end has no bold summary",
+                )
+                .hint = Some("write `- **What was tried** — why it fails (NN% fail)`".into());
                 continue;
             };
             let after = &para[sum_end..];
             let Some(c) = FAIL_RE.captures(after) else {
-                cx.error("E-dead-end", r.clone(), "this dead end has no failure rate")
-                    .hint = Some("end the line with `(NN% fail)`".into());
+                cx.error(
+                    Code::DeadEnd,
+                    r.clone(),
+                    "this dead end has no failure rate",
+                )
+                .hint = Some("end the line with `(NN% fail)`".into());
                 continue;
             };
             let m = c.get(0).expect("match");
@@ -842,7 +846,7 @@ fn read_dead_ends(
                 .trim()
                 .to_string();
             let idx = adopt_snippets(cx, r.clone(), raw, timeout, snippets);
-            let (line, _) = crate::diag::line_col(cx.src, r.start);
+            let (line, _) = crate::core::diag::line_col(cx.src, r.start);
             out.push(DeadEnd {
                 number: out.len() + 1,
                 summary,
@@ -862,7 +866,7 @@ fn adopt_snippets(
     range: Range<usize>,
     raw: &[RawBlock],
     timeout: u64,
-    snippets: &mut Vec<crate::model::Snippet>,
+    snippets: &mut Vec<crate::core::model::Snippet>,
 ) -> Vec<usize> {
     let mut idx = Vec::new();
     for b in raw

@@ -1,7 +1,7 @@
 //! Front matter: split the YAML block off a file with gray_matter and read typed keys from it,
 //! each problem located at the key's line.
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
 use gray_matter::{engine::YAML, Matter, Pod};
 use regex::Regex;
 use std::path::Path;
@@ -53,8 +53,8 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
     }
     let Some((close_start, body_offset)) = close else {
         diags.push(
-            Diagnostic::error_at(
-                "E-front-matter",
+            Diagnostic::at(
+                Code::FrontMatter,
                 path,
                 src,
                 0,
@@ -75,8 +75,8 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
             None | Some(Pod::Null) => Default::default(),
             Some(_) => {
                 diags.push(
-                    Diagnostic::error_at(
-                        "E-front-matter",
+                    Diagnostic::at(
+                        Code::FrontMatter,
                         path,
                         src,
                         yaml_start,
@@ -99,10 +99,11 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
             });
             if let Some(c) = DUP_RE.captures(&what) {
                 let key = &c[1];
-                let (ls, _) = crate::diag::line_bounds(src, crate::diag::line_col(src, offset).0);
+                let (ls, _) =
+                    crate::core::diag::line_bounds(src, crate::core::diag::line_col(src, offset).0);
                 diags.push(
-                    Diagnostic::error_at(
-                        "E-front-matter",
+                    Diagnostic::at(
+                        Code::FrontMatter,
                         path,
                         src,
                         ls,
@@ -114,7 +115,7 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
                 return None;
             }
             diags.push(
-                Diagnostic::error_at("E-front-matter", path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
+                Diagnostic::at(Code::FrontMatter, path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
                     .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes"),
             );
             return None;
@@ -144,7 +145,7 @@ fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String
             .trim()
             .trim_end_matches(" at")
             .to_string();
-        let (ls, le) = crate::diag::line_bounds(yaml, line.max(1));
+        let (ls, le) = crate::core::diag::line_bounds(yaml, line.max(1));
         let within = yaml[ls..le]
             .char_indices()
             .nth(col.saturating_sub(1))
@@ -178,9 +179,9 @@ impl<'a> FrontMatter<'a> {
         self.map.contains_key(key)
     }
 
-    fn err(&self, key: &str, code: &'static str, msg: String) -> Diagnostic {
+    fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
         let (o, l) = self.key_span(key);
-        Diagnostic::error_at(code, self.path, self.src, o, l, msg)
+        Diagnostic::at(code, self.path, self.src, o, l, msg)
     }
 
     /// A required string (numbers and dates are accepted and turned into text).
@@ -188,8 +189,8 @@ impl<'a> FrontMatter<'a> {
         match self.map.get(key) {
             None | Some(Pod::Null) => {
                 diags.push(
-                    Diagnostic::error_at(
-                        "E-missing-key",
+                    Diagnostic::at(
+                        Code::MissingKey,
                         self.path,
                         self.src,
                         self.start,
@@ -205,7 +206,7 @@ impl<'a> FrontMatter<'a> {
                 Some(s) if !s.trim().is_empty() => Some(s),
                 Some(_) => {
                     diags.push(
-                        self.err(key, "E-missing-key", format!("`{key}` is empty"))
+                        self.err(key, Code::MissingKey, format!("`{key}` is empty"))
                             .hint(format!("give `{key}` a value")),
                     );
                     None
@@ -214,7 +215,7 @@ impl<'a> FrontMatter<'a> {
                     diags.push(
                         self.err(
                             key,
-                            "E-key-type",
+                            Code::KeyType,
                             format!("`{key}` must be a single value, not a list or mapping"),
                         )
                         .hint(format!("write `{key}: \"...\"`")),
@@ -237,7 +238,7 @@ impl<'a> FrontMatter<'a> {
                         None => diags.push(
                             self.err(
                                 key,
-                                "E-key-type",
+                                Code::KeyType,
                                 format!("`{key}` must be a list of strings"),
                             )
                             .hint(format!("write `{key}: [a, b]` or one `- item` per line")),
@@ -252,7 +253,7 @@ impl<'a> FrontMatter<'a> {
                     diags.push(
                         self.err(
                             key,
-                            "E-key-type",
+                            Code::KeyType,
                             format!("`{key}` must be a list of strings"),
                         )
                         .hint(format!("write `{key}: [a, b]`")),
@@ -264,8 +265,8 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// `links: {confirm: [...], reject: [...]}`.
-    pub fn links(&self, diags: &mut Diagnostics) -> crate::model::LinkOverrides {
-        let mut out = crate::model::LinkOverrides::default();
+    pub fn links(&self, diags: &mut Diagnostics) -> crate::core::model::LinkOverrides {
+        let mut out = crate::core::model::LinkOverrides::default();
         match self.map.get("links") {
             None | Some(Pod::Null) => {}
             Some(Pod::Hash(h)) => {
@@ -280,7 +281,7 @@ impl<'a> FrontMatter<'a> {
                         _ => diags.push(
                             self.err(
                                 "links",
-                                "E-unknown-key",
+                                Code::UnknownKey,
                                 format!("`links` has an unknown key `{k}`"),
                             )
                             .hint("`links` takes `confirm: [...]` and `reject: [...]`"),
@@ -289,7 +290,7 @@ impl<'a> FrontMatter<'a> {
                 }
             }
             Some(_) => diags.push(
-                self.err("links", "E-key-type", "`links` must be a mapping".into())
+                self.err("links", Code::KeyType, "`links` must be a mapping".into())
                     .hint("write `links: {reject: [some/entry-id]}`"),
             ),
         }
@@ -302,7 +303,7 @@ impl<'a> FrontMatter<'a> {
         keys.sort();
         for k in keys {
             if !known.contains(&k.as_str()) {
-                let near = crate::diag::did_you_mean(k, known.iter().copied());
+                let near = crate::core::diag::did_you_mean(k, known.iter().copied());
                 let hint = match near.first() {
                     Some(n) => format!("did you mean `{n}`? known keys: {}", known.join(", ")),
                     None => format!("known keys: {}", known.join(", ")),
@@ -310,7 +311,7 @@ impl<'a> FrontMatter<'a> {
                 diags.push(
                     self.err(
                         k,
-                        "E-unknown-key",
+                        Code::UnknownKey,
                         format!("unknown front matter key `{k}`"),
                     )
                     .hint(hint),

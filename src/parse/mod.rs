@@ -6,9 +6,10 @@ pub mod entry;
 pub mod frontmatter;
 pub mod snippet;
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::load::{ContentKind, SourceFile};
-use crate::model::{Article, Catalog, Entry};
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::model::PageKind;
+use crate::core::model::{Article, Catalog, Entry};
+use crate::load::SourceFile;
 use rayon::prelude::*;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -24,10 +25,10 @@ pub enum Parsed {
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
     let mut d = Diagnostics::default();
     let p = match f.kind {
-        ContentKind::Entry => {
+        PageKind::Entry => {
             entry::parse(&f.path, &f.text, default_timeout, &mut d).map(Parsed::Entry)
         }
-        ContentKind::Article => {
+        PageKind::Article => {
             article::parse(&f.path, &f.text, default_timeout, &mut d).map(Parsed::Article)
         }
     };
@@ -65,8 +66,8 @@ fn check_duplicates(cat: &mut Catalog, files: &[SourceFile], diags: &mut Diagnos
             };
             let at = src.find(needle).unwrap_or(0);
             diags.push(
-                Diagnostic::error_at(
-                    "E-duplicate-id",
+                Diagnostic::at(
+                    Code::DuplicateId,
                     second,
                     &src,
                     at,

@@ -11,8 +11,8 @@
 //!
 //! Lines starting with `#@ ` run but are hidden on the site (setup the article elides).
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Claim, RunSpec, Snippet};
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::model::{Claim, RunSpec, Snippet};
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 use std::path::Path;
@@ -127,7 +127,7 @@ pub fn to_snippet(
     default_timeout: u64,
     diags: &mut Diagnostics,
 ) -> Snippet {
-    let (line, _) = crate::diag::line_col(src, raw.range.start);
+    let (line, _) = crate::core::diag::line_col(src, raw.range.start);
     let mut words = raw.info.split_whitespace();
     let lang = words.next().unwrap_or("").to_string();
     // Offset of the info string's attributes on the fence line, for diagnostics.
@@ -185,7 +185,7 @@ fn parse_attrs(
     }
     let err = |msg: String, word: &str| {
         let o = text.find(word).map(|i| offset + i).unwrap_or(offset);
-        Diagnostic::error_at("E-snippet-attr", path, src, o, word.len().max(1), msg)
+        Diagnostic::at(Code::SnippetAttr, path, src, o, word.len().max(1), msg)
     };
     let Some(words) = shlex::split(text) else {
         diags.push(
@@ -286,7 +286,7 @@ fn parse_attrs(
                 }
             }
             other => {
-                let near = crate::diag::did_you_mean(other, KEYS.iter().copied());
+                let near = crate::core::diag::did_you_mean(other, KEYS.iter().copied());
                 let hint = match near.first() {
                     Some(n) => format!("did you mean `{n}`? errbook reads: {}", KEYS.join(", ")),
                     None => format!("errbook reads: {}", KEYS.join(", ")),
@@ -349,8 +349,8 @@ pub fn check_chain(snippets: &[Snippet], path: &Path, src: &Arc<str>, diags: &mu
         if snippets[..i].iter().any(|p| p.id == s.id) {
             let (o, l) = line_span(src, s.line);
             diags.push(
-                Diagnostic::error_at(
-                    "E-snippet-attr",
+                Diagnostic::at(
+                    Code::SnippetAttr,
                     path,
                     src,
                     o,
@@ -366,7 +366,7 @@ pub fn check_chain(snippets: &[Snippet], path: &Path, src: &Arc<str>, diags: &mu
         if !snippets[..i].iter().any(|p| &p.id == after) {
             let (o, l) = line_span(src, s.line);
             let ids: Vec<&str> = snippets[..i].iter().map(|p| p.id.as_str()).collect();
-            let near = crate::diag::did_you_mean(after, ids.iter().copied());
+            let near = crate::core::diag::did_you_mean(after, ids.iter().copied());
             let hint = if ids.is_empty() {
                 "`after=` must name a block earlier on the same page; there is none".to_string()
             } else if let Some(n) = near.first() {
@@ -375,8 +375,8 @@ pub fn check_chain(snippets: &[Snippet], path: &Path, src: &Arc<str>, diags: &mu
                 format!("earlier blocks: {}", ids.join(", "))
             };
             diags.push(
-                Diagnostic::error_at(
-                    "E-snippet-after",
+                Diagnostic::at(
+                    Code::SnippetAfter,
                     path,
                     src,
                     o,
@@ -390,7 +390,7 @@ pub fn check_chain(snippets: &[Snippet], path: &Path, src: &Arc<str>, diags: &mu
 }
 
 fn line_span(src: &str, line: usize) -> (usize, usize) {
-    let (s, e) = crate::diag::line_bounds(src, line);
+    let (s, e) = crate::core::diag::line_bounds(src, line);
     (s, e - s)
 }
 

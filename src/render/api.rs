@@ -2,10 +2,11 @@
 //! api/errors/<domain>/<slug>.json holds one entry whole, with its links and verification state;
 //! links.json holds the link graph.
 
-use crate::link::{Node, PageRef};
-use crate::model::{Entry, PageKind};
+use crate::core::model::PageRef;
+use crate::core::model::{Entry, PageKind};
+use crate::link::Node;
+use crate::records::{RecordSet, Status};
 use crate::site::Analysis;
-use crate::verify::records::{RecordSet, Status};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -46,7 +47,7 @@ pub struct Catalog<'a> {
 }
 
 /// /api/catalog.json: every entry and article with its URL (site paths, relative to the root).
-pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::config::Config) -> Catalog<'a> {
+pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::core::config::Config) -> Catalog<'a> {
     let entries = a
         .catalog
         .entries
@@ -59,8 +60,8 @@ pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::config::Config) -> Catalog<'
             category: &e.category,
             error_code: &e.error_code,
             fix_rate: e.fix_rate,
-            url: crate::urls::entry(&e.id),
-            json: crate::urls::entry_json(&e.id),
+            url: crate::core::urls::entry(&e.id),
+            json: crate::core::urls::entry_json(&e.id),
         })
         .collect();
     let articles = a
@@ -80,7 +81,7 @@ pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::config::Config) -> Catalog<'
                     _ => None,
                 })
                 .collect(),
-            url: crate::urls::article(&x.id),
+            url: crate::core::urls::article(&x.id),
         })
         .collect();
     Catalog {
@@ -114,7 +115,7 @@ pub fn entry(a: &Analysis, records: &RecordSet, e: &Entry) -> Value {
     let links: Vec<&crate::link::Link> = a.graph.touching_entry(&e.id).collect();
     json!({
         "entry": e,
-        "url": crate::urls::entry(&e.id),
+        "url": crate::core::urls::entry(&e.id),
         "links": links,
         "verification": verification,
     })

@@ -5,8 +5,9 @@ use super::entry::{find_snippet, Related};
 use super::markdown::{self, Place};
 use super::snippet;
 use super::{Page, Renderer};
-use crate::link::{Node, Origin, PageRef};
-use crate::model::{Article, PageKind};
+use crate::core::model::PageRef;
+use crate::core::model::{Article, PageKind};
+use crate::link::{Node, Origin};
 use crate::Result;
 use serde::Serialize;
 
@@ -20,7 +21,7 @@ struct Discussed {
 }
 
 pub fn page(r: &Renderer<'_>, a: &Article) -> Result<Page> {
-    let path = crate::urls::article(&a.id);
+    let path = crate::core::urls::article(&a.id);
     let page_ref = PageRef {
         kind: PageKind::Article,
         id: a.id.clone(),
@@ -50,7 +51,7 @@ pub fn page(r: &Renderer<'_>, a: &Article) -> Result<Page> {
             };
             let e = cat.entry(id)?;
             Some(Discussed {
-                href: ctx.href(&crate::urls::entry(&e.id)),
+                href: ctx.href(&crate::core::urls::entry(&e.id)),
                 message: e.message.clone(),
                 id: e.id.clone(),
                 excerpt: l

@@ -5,9 +5,10 @@
 use super::markdown::{self, Place};
 use super::snippet::{self, verdict_label};
 use super::{Page, PageCtx, Renderer};
-use crate::link::{Link, Node, PageRef};
-use crate::model::{Entry, PageKind, Snippet};
-use crate::verify::records::{Status, Verdict};
+use crate::core::model::PageRef;
+use crate::core::model::{Entry, PageKind, Snippet};
+use crate::link::{Link, Node};
+use crate::records::{Status, Verdict};
 use crate::Result;
 use serde::Serialize;
 
@@ -63,7 +64,7 @@ pub struct Related {
 }
 
 pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
-    let path = crate::urls::entry(&e.id);
+    let path = crate::core::urls::entry(&e.id);
     let page_ref = PageRef {
         kind: PageKind::Entry,
         id: e.id.clone(),
@@ -95,20 +96,20 @@ pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
     meta.push(Meta {
         label: "Domain",
         value: e.domain.clone(),
-        href: Some(ctx.href(&crate::urls::domain(&e.domain))),
+        href: Some(ctx.href(&crate::core::urls::domain(&e.domain))),
     });
     if !e.category.is_empty() {
         meta.push(Meta {
             label: "Category",
             value: e.category.clone(),
-            href: Some(ctx.href(&crate::urls::category(&e.category))),
+            href: Some(ctx.href(&crate::core::urls::category(&e.category))),
         });
     }
     if let Some(c) = &e.error_code {
         meta.push(Meta {
             label: "Error code",
             value: c.clone(),
-            href: Some(ctx.href(&crate::urls::code(c))),
+            href: Some(ctx.href(&crate::core::urls::code(c))),
         });
     }
     if let Some(x) = &e.exception {
@@ -169,7 +170,7 @@ pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
             };
             let a = r.analysis.catalog.article(id)?;
             Some(Discussion {
-                href: ctx.href(&crate::urls::article(&a.id)),
+                href: ctx.href(&crate::core::urls::article(&a.id)),
                 title: a.title.clone(),
                 excerpt: l
                     .evidence
@@ -198,7 +199,7 @@ pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
     c.insert("related", &related);
     c.insert("aliases", &e.aliases);
     c.insert("tags", &e.tags);
-    c.insert("api", &ctx.href(&crate::urls::entry_json(&e.id)));
+    c.insert("api", &ctx.href(&crate::core::urls::entry_json(&e.id)));
     Ok(Page {
         title: e.message.clone(),
         description: snippet::truncate(e.root_cause.trim(), 200),
@@ -331,14 +332,22 @@ pub fn examples<'a>(
             let (site, title, snips) = match page.kind {
                 PageKind::Article => {
                     let a = cat.article(&page.id)?;
-                    (crate::urls::article(&a.id), a.title.clone(), &a.snippets)
+                    (
+                        crate::core::urls::article(&a.id),
+                        a.title.clone(),
+                        &a.snippets,
+                    )
                 }
                 PageKind::Entry => {
                     if page.id == own {
                         return None;
                     }
                     let e = cat.entry(&page.id)?;
-                    (crate::urls::entry(&e.id), e.message.clone(), &e.snippets)
+                    (
+                        crate::core::urls::entry(&e.id),
+                        e.message.clone(),
+                        &e.snippets,
+                    )
                 }
             };
             let s = snips.get(*index)?;
@@ -371,7 +380,7 @@ pub fn related(ctx: &PageCtx<'_>, id: &str) -> Vec<Related> {
         .filter_map(|(other, l)| {
             let e = cat.entry(other)?;
             Some(Related {
-                href: ctx.href(&crate::urls::entry(&e.id)),
+                href: ctx.href(&crate::core::urls::entry(&e.id)),
                 message: e.message.clone(),
                 id: e.id.clone(),
                 why: l

@@ -1,8 +1,8 @@
 //! sitemap.xml (every page, absolute URLs from `site.base_url`) and feed.xml (Atom, articles
 //! newest first). Hosted builds only need absolute URLs here; pages link relatively.
 
-use crate::config::Config;
-use crate::model::Catalog;
+use crate::core::config::Config;
+use crate::core::model::Catalog;
 use crate::render::escape as esc;
 
 /// `paths`: site paths of every HTML page.
@@ -39,7 +39,7 @@ pub fn atom(cfg: &Config, cat: &Catalog) -> String {
         esc(if cfg.site.author.is_empty() { &cfg.site.title } else { &cfg.site.author }),
     );
     for a in arts.iter().take(50) {
-        let url = format!("{base}{}", crate::urls::article(&a.id));
+        let url = format!("{base}{}", crate::core::urls::article(&a.id));
         let summary = a
             .body
             .lines()

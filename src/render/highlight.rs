@@ -1,7 +1,7 @@
 //! Highlight: code to class-based HTML with syntect, so one stylesheet per colour scheme (light
 //! and dark, written as theme/syntax-*.css) styles every page.
 
-use crate::model::Catalog;
+use crate::core::model::Catalog;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, OnceLock};
 use syntect::highlighting::ThemeSet;

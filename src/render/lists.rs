@@ -5,7 +5,7 @@
 //! page is rendered, so an incremental rebuild pays only for the lists it redraws.
 
 use super::{Page, Renderer};
-use crate::model::{Article, Catalog, Entry};
+use crate::core::model::{Article, Catalog, Entry};
 use crate::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,9 +46,9 @@ impl Facet {
     }
     fn url(self, k: &str) -> String {
         match self {
-            Facet::Domain => crate::urls::domain(k),
-            Facet::Category => crate::urls::category(k),
-            Facet::Code => crate::urls::code(k),
+            Facet::Domain => crate::core::urls::domain(k),
+            Facet::Category => crate::core::urls::category(k),
+            Facet::Code => crate::core::urls::code(k),
         }
     }
     fn index(self) -> &'static str {
@@ -151,7 +151,7 @@ impl<'c> Lists<'c> {
     pub fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
         let from = lp.path.as_str();
         let entry_item = |e: &Entry| Item {
-            href: crate::urls::href(from, &crate::urls::entry(&e.id), r.offline),
+            href: crate::core::urls::href(from, &crate::core::urls::entry(&e.id), r.offline),
             title: super::escape(&e.message),
             meta: match (&e.error_code, e.fix_rate) {
                 (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
@@ -162,7 +162,7 @@ impl<'c> Lists<'c> {
             code: true,
         };
         let article_item = |a: &Article| Item {
-            href: crate::urls::href(from, &crate::urls::article(&a.id), r.offline),
+            href: crate::core::urls::href(from, &crate::core::urls::article(&a.id), r.offline),
             title: super::markdown::plain(&a.title),
             meta: a.date.clone(),
             code: false,
@@ -171,7 +171,7 @@ impl<'c> Lists<'c> {
             self.group(f)
                 .iter()
                 .map(|(k, es)| Item {
-                    href: crate::urls::href(from, &f.url(k), r.offline),
+                    href: crate::core::urls::href(from, &f.url(k), r.offline),
                     title: super::escape(k),
                     meta: es.len().to_string(),
                     code: f == Facet::Code,
@@ -241,7 +241,7 @@ impl<'c> Lists<'c> {
                     .iter()
                     .map(|(d, es)| Group {
                         title: d.to_string(),
-                        id: crate::urls::slug(d),
+                        id: crate::core::urls::slug(d),
                         items: es.iter().map(|e| entry_item(e)).collect(),
                     })
                     .collect();

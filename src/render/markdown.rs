@@ -2,7 +2,7 @@
 //! (`@/errors/...md`) rewritten to relative page links, and each code block handed to a callback
 //! (the page renders it with its claim, verdict and links).
 
-use crate::model::Catalog;
+use crate::core::model::Catalog;
 use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -200,7 +200,7 @@ fn rewrite_link(dest: &str, kind: LinkType, place: &Place<'_>) -> Option<String>
         Some((p, f)) => (p.to_string(), Some(f.to_string())),
         None => (target, None),
     };
-    let mut h = crate::urls::href(place.page, &path, place.offline);
+    let mut h = crate::core::urls::href(place.page, &path, place.offline);
     if let Some(f) = frag {
         h.push('#');
         h.push_str(&f);

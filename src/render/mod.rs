@@ -15,11 +15,11 @@ pub mod lists;
 pub mod markdown;
 pub mod snippet;
 
-use crate::config::Config;
-use crate::link::PageRef;
-use crate::model::Snippet;
+use crate::core::config::Config;
+use crate::core::model::PageRef;
+use crate::core::model::Snippet;
+use crate::records::RecordSet;
 use crate::site::Analysis;
-use crate::verify::records::RecordSet;
 use crate::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
@@ -48,7 +48,7 @@ pub struct PageCtx<'a> {
 impl PageCtx<'_> {
     /// A relative link from this page to a site path.
     pub fn href(&self, to: &str) -> String {
-        crate::urls::href(&self.path, to, self.r.offline)
+        crate::core::urls::href(&self.path, to, self.r.offline)
     }
 }
 
@@ -132,7 +132,7 @@ impl<'a> Renderer<'a> {
             // 404.html is served at any depth: link from the site's base path.
             base_path(&self.cfg.site.base_url)
         } else {
-            crate::urls::root_prefix(&page.path)
+            crate::core::urls::root_prefix(&page.path)
         };
         let href = |to: &str| {
             if page.path == "404.html" && !self.offline {

@@ -4,9 +4,9 @@
 
 use super::escape as esc;
 use super::PageCtx;
+use crate::core::model::Snippet;
 use crate::link::{LinkKind, Node};
-use crate::model::Snippet;
-use crate::verify::records::{Record, Status, Verdict};
+use crate::records::{Record, Status, Verdict};
 
 /// The HTML of a code block. `snippet` is None for a block the parser did not keep.
 /// The block's label ("Example 1: ...") is not repeated: the page shows it just above.
@@ -56,7 +56,7 @@ fn flags(ctx: &PageCtx<'_>, s: &Snippet, out: &mut String) {
         if ctx.page_ref.as_ref().is_some_and(|p| p.id == e.id) {
             continue; // an entry's own code needs no flag pointing at itself
         }
-        let href = ctx.href(&crate::urls::entry(&e.id));
+        let href = ctx.href(&crate::core::urls::entry(&e.id));
         let why = l
             .evidence
             .first()

@@ -1,7 +1,7 @@
 //! Watch what a build reads (content/, themes/, static/, book.toml, the verification records)
 //! and call back with the changed paths, debounced so one save is one rebuild.
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult};
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// The paths under `root` a build depends on (those that exist).
-pub fn watched(root: &Path, cfg: &crate::config::Config) -> Vec<PathBuf> {
+pub fn watched(root: &Path, cfg: &crate::core::config::Config) -> Vec<PathBuf> {
     [
         root.join("content"),
         root.join("themes"),

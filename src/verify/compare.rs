@@ -1,9 +1,9 @@
 //! Compare what a run did with what the text claims: confirmed, contradicted, different error,
 //! timed out. (Skipped runs never get here.)
 
-use super::records::{RaisedError, Verdict};
 use super::traceback::Raised;
-use crate::model::Claim;
+use crate::core::model::Claim;
+use crate::records::{RaisedError, Verdict};
 
 /// The facts of one finished run.
 #[derive(Debug, Clone, Default)]

@@ -1,7 +1,7 @@
 //! The host a run happens on: GPUs (count, model, memory, driver) from nvidia-smi, CUDA, Python
 //! and PyTorch versions from the interpreter itself, host name and kernel.
 
-use super::records::Environment;
+use crate::records::Environment;
 use std::process::Command;
 
 #[derive(Debug, Clone, PartialEq)]

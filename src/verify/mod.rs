@@ -7,11 +7,7 @@
 
 pub mod compare;
 pub mod gpu;
-pub mod hash;
 pub mod plan;
-pub mod records;
 pub mod runner;
 pub mod schedule;
 pub mod traceback;
-
-pub use hash::hash_of;

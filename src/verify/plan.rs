@@ -2,10 +2,10 @@
 //! program, its hash); units already recorded for the same hash are left alone (unless forced),
 //! units that need more GPUs than the host has are skipped with that reason, the rest run.
 
-use super::hash;
-use super::records::{RecordSet, Verdict};
-use crate::link::PageRef;
-use crate::model::{Catalog, PageKind, RunSpec};
+use crate::core::model::PageRef;
+use crate::core::model::{Catalog, RunSpec};
+use crate::records::hash;
+use crate::records::{RecordSet, Verdict};
 use std::path::PathBuf;
 
 /// One runnable snippet, ready to run.
@@ -27,24 +27,20 @@ pub struct Unit {
 impl Unit {
     /// `article/<id>#<snippet>` or `entry/<id>#<snippet>`, for messages and `--only`.
     pub fn name(&self) -> String {
-        let k = match self.page.kind {
-            PageKind::Entry => "entry",
-            PageKind::Article => "article",
-        };
-        format!("{k}/{}#{}", self.page.id, self.snippet)
+        format!(
+            "{}/{}#{}",
+            self.page.kind.word(),
+            self.page.id,
+            self.snippet
+        )
     }
 }
 
 /// Every runnable snippet of the catalog, in page order.
 pub fn extract(catalog: &Catalog) -> Vec<Unit> {
     let mut out = Vec::new();
-    let sources: Vec<PathBuf> = catalog
-        .entries
-        .iter()
-        .map(|e| e.source.clone())
-        .chain(catalog.articles.iter().map(|a| a.source.clone()))
-        .collect();
-    for ((page, snippets), source) in super::records::pages(catalog).into_iter().zip(sources) {
+    for p in catalog.pages() {
+        let (page, source, snippets) = (p.reference(), p.source(), p.snippets());
         for s in snippets.iter().filter(|s| s.run.is_some()) {
             let ch = hash::chain(snippets, s);
             let Some(spec) = hash::effective(&ch) else {
@@ -52,7 +48,7 @@ pub fn extract(catalog: &Catalog) -> Vec<Unit> {
             };
             out.push(Unit {
                 page: page.clone(),
-                source: source.clone(),
+                source: source.to_path_buf(),
                 snippet: s.id.clone(),
                 line: s.line,
                 lang: s.lang.clone(),

@@ -3,7 +3,7 @@
 //! terminated with the following error"), and the tracebacks of child processes
 //! (`Process Process-1:` / `Process SpawnProcess-2:`), which can die while the parent exits 0.
 
-use super::records::RaisedError;
+use crate::records::RaisedError;
 use regex::Regex;
 use std::sync::LazyLock;
 

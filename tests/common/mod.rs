@@ -13,6 +13,11 @@ pub fn errbook() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("errbook").expect("binary built")
 }
 
+/// The benchmark's catalog generator (tools/synth).
+pub fn synth() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("errbook-synth").expect("binary built")
+}
+
 /// Build the site at `root` into a fresh temp dir; returns (tempdir, output path).
 pub fn build(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();

@@ -3,11 +3,11 @@
 //! exception type as support. Cost: one hash-map index of every template's trigrams, then one
 //! pass over each article's tokens; no entry x article loop.
 
+use crate::core::model::PageRef;
+use crate::core::model::{Article, Catalog, PageKind, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
-use crate::link::PageRef;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin};
-use crate::model::{Article, Catalog, PageKind, Snippet};
-use crate::verify::records::{Record, RecordSet, Status};
+use crate::records::{Record, RecordSet, Status};
 use std::collections::HashMap;
 
 /// A trigram shared by more templates than this says nothing about which one is meant.

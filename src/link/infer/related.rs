@@ -4,9 +4,9 @@
 //! Candidates come from inverted indexes (code, rare message words, rare API names), so the
 //! cost follows the number of entries that share something, not entries squared.
 
+use crate::core::model::Catalog;
 use crate::link::code::Kind;
 use crate::link::{text, Evidence, Link, LinkKind, Node, Origin};
-use crate::model::Catalog;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A word or API name in more entries than this is too common to suggest a pair.

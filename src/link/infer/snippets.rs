@@ -6,10 +6,11 @@
 //! A snippet the text presents as the problem ("Example 1: The Problematic Approach", or a run
 //! claim that it fails) never *applies* a workaround; it can still fall into a dead end.
 
+use crate::core::model::PageRef;
+use crate::core::model::{Catalog, Claim, PageKind, Snippet};
 use crate::link::code::{self, CodeTok};
-use crate::link::{Evidence, Link, LinkKind, Node, PageRef};
-use crate::model::{Catalog, Claim, PageKind, Snippet};
-use crate::verify::records::{RecordSet, Status};
+use crate::link::{Evidence, Link, LinkKind, Node};
+use crate::records::{RecordSet, Status};
 
 /// Words in a snippet's label that mark it as the wrong way.
 const NEGATIVE_LABEL: &[&str] = &[
@@ -120,7 +121,7 @@ pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evide
 }
 
 /// The first sentence of an entry's message (after the exception type), as template words.
-fn headline(e: &crate::model::Entry) -> Vec<String> {
+fn headline(e: &crate::core::model::Entry) -> Vec<String> {
     let m = match &e.exception {
         Some(x) => e
             .message
@@ -136,7 +137,7 @@ fn headline(e: &crate::model::Entry) -> Vec<String> {
 /// Did the snippet's recorded run (a fresh record) end in this entry's error? Then the
 /// evidence, quoting the recorded message.
 fn ran_into(
-    e: &crate::model::Entry,
+    e: &crate::core::model::Entry,
     page: &PageRef,
     snippets: &[Snippet],
     s: &Snippet,

@@ -2,32 +2,25 @@
 //! (same arguments, same bytes), written as an errbook catalog, a Hugo site and an mdBook with
 //! the same Markdown pages.
 
-pub mod articles;
-pub mod entries;
-pub mod hugo;
-pub mod mdbook;
-pub mod text;
-
-use crate::error::IoContext;
-use crate::Result;
+use super::{articles, entries, hugo, mdbook, IoContext, Result};
 use std::path::{Path, PathBuf};
 
 /// Which sites to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Site {
+pub(crate) enum Site {
     Errbook,
     Hugo,
     Mdbook,
 }
 
 /// The generated content, before it is written anywhere.
-pub struct Synth {
-    pub entries: Vec<entries::GenEntry>,
-    pub articles: Vec<articles::GenArticle>,
+pub(crate) struct Synth {
+    pub(crate) entries: Vec<entries::GenEntry>,
+    pub(crate) articles: Vec<articles::GenArticle>,
 }
 
 /// Draw `n` entries and `m` articles from `seed`.
-pub fn generate(n: usize, m: usize, seed: u64) -> Synth {
+pub(crate) fn generate(n: usize, m: usize, seed: u64) -> Synth {
     let mut rng = fastrand::Rng::with_seed(seed);
     let entries = entries::generate(&mut rng, n);
     let articles = articles::generate(&mut rng, m, &entries);
@@ -35,15 +28,15 @@ pub fn generate(n: usize, m: usize, seed: u64) -> Synth {
 }
 
 /// Writes files under one folder, creating parents.
-pub struct Writer {
+pub(crate) struct Writer {
     root: PathBuf,
 }
 
 impl Writer {
-    pub fn new(root: PathBuf) -> Self {
+    pub(crate) fn new(root: PathBuf) -> Self {
         Writer { root }
     }
-    pub fn put(&self, rel: &str, text: &str) -> Result<()> {
+    pub(crate) fn put(&self, rel: &str, text: &str) -> Result<()> {
         let path = self.root.join(rel);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).at(dir)?;
@@ -52,7 +45,7 @@ impl Writer {
     }
 }
 
-const BOOK_TOML: &str = r#"# A synthetic catalog written by `errbook synth` for the benchmark.
+const BOOK_TOML: &str = r#"# A synthetic catalog written by `errbook-synth` for the benchmark.
 [site]
 title = "Synthetic error catalog"
 description = "Generated error entries and articles for benchmarking errbook against Hugo and mdBook."
@@ -64,7 +57,7 @@ output_dir = "book"
 
 impl Synth {
     /// The errbook catalog: book.toml, content/, and a copy of `theme` as themes/default.
-    pub fn write_errbook(&self, dir: &Path, theme: &Path) -> Result<()> {
+    pub(crate) fn write_errbook(&self, dir: &Path, theme: &Path) -> Result<()> {
         let w = Writer::new(dir.to_path_buf());
         w.put("book.toml", BOOK_TOML)?;
         for e in &self.entries {
@@ -79,7 +72,7 @@ impl Synth {
         copy_tree(theme, &dir.join("themes/default"))
     }
 
-    pub fn write_hugo(&self, dir: &Path) -> Result<()> {
+    pub(crate) fn write_hugo(&self, dir: &Path) -> Result<()> {
         hugo::write(
             &Writer::new(dir.to_path_buf()),
             &self.entries,
@@ -87,7 +80,7 @@ impl Synth {
         )
     }
 
-    pub fn write_mdbook(&self, dir: &Path) -> Result<()> {
+    pub(crate) fn write_mdbook(&self, dir: &Path) -> Result<()> {
         mdbook::write(
             &Writer::new(dir.to_path_buf()),
             &self.entries,
@@ -98,8 +91,8 @@ impl Synth {
 
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     for ent in walkdir::WalkDir::new(from).sort_by_file_name() {
-        let ent = ent.map_err(|e| crate::Error::Other(format!("{}: {e}", from.display())))?;
-        let rel = ent.path().strip_prefix(from).expect("under from");
+        let ent = ent.map_err(|e| format!("{}: {e}", from.display()))?;
+        let rel = ent.path().strip_prefix(from).unwrap_or(ent.path());
         let dest = to.join(rel);
         if ent.file_type().is_dir() {
             std::fs::create_dir_all(&dest).at(&dest)?;

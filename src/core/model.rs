@@ -31,6 +31,72 @@ impl Catalog {
         self.entries.sort_by(|a, b| a.id.cmp(&b.id));
         self.articles.sort_by(|a, b| a.id.cmp(&b.id));
     }
+
+    /// The page `page` names, if the catalog has it.
+    pub fn page(&self, page: &PageRef) -> Option<Page<'_>> {
+        match page.kind {
+            PageKind::Entry => self.entry(&page.id).map(Page::Entry),
+            PageKind::Article => self.article(&page.id).map(Page::Article),
+        }
+    }
+
+    /// The code blocks of the page `page` names (empty when there is no such page).
+    pub fn snippets_of(&self, page: &PageRef) -> &[Snippet] {
+        self.page(page).map(|p| p.snippets()).unwrap_or(&[])
+    }
+
+    /// Every page that holds code blocks: entries, then articles, each in ID order.
+    pub fn pages(&self) -> impl Iterator<Item = Page<'_>> + '_ {
+        let entries = self.entries.iter().map(Page::Entry);
+        entries.chain(self.articles.iter().map(Page::Article))
+    }
+}
+
+/// A page of the catalog, entry or article, for what both have: an ID, a source, code blocks.
+#[derive(Debug, Clone, Copy)]
+pub enum Page<'a> {
+    Entry(&'a Entry),
+    Article(&'a Article),
+}
+
+impl<'a> Page<'a> {
+    pub fn kind(self) -> PageKind {
+        match self {
+            Page::Entry(_) => PageKind::Entry,
+            Page::Article(_) => PageKind::Article,
+        }
+    }
+    pub fn id(self) -> &'a str {
+        match self {
+            Page::Entry(e) => &e.id,
+            Page::Article(a) => &a.id,
+        }
+    }
+    pub fn reference(self) -> PageRef {
+        PageRef {
+            kind: self.kind(),
+            id: self.id().to_string(),
+        }
+    }
+    pub fn source(self) -> &'a std::path::Path {
+        match self {
+            Page::Entry(e) => &e.source,
+            Page::Article(a) => &a.source,
+        }
+    }
+    pub fn snippets(self) -> &'a [Snippet] {
+        match self {
+            Page::Entry(e) => &e.snippets,
+            Page::Article(a) => &a.snippets,
+        }
+    }
+    /// What readers see as the page's title: an entry's message, an article's title.
+    pub fn title(self) -> &'a str {
+        match self {
+            Page::Entry(e) => &e.message,
+            Page::Article(a) => &a.title,
+        }
+    }
 }
 
 /// A structured error entry: `content/errors/<domain>/<slug>.md`.
@@ -217,4 +283,21 @@ impl Claim {
 pub enum PageKind {
     Entry,
     Article,
+}
+
+impl PageKind {
+    /// `entry` or `article`, as messages and `--only` name them.
+    pub fn word(self) -> &'static str {
+        match self {
+            PageKind::Entry => "entry",
+            PageKind::Article => "article",
+        }
+    }
+}
+
+/// A page of the site that holds snippets, by kind and ID.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PageRef {
+    pub kind: PageKind,
+    pub id: String,
 }

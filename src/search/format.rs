@@ -9,7 +9,7 @@
 //! term frequency (BM25F); the query side multiplies by the term's idf, computed from the
 //! posting list's length.
 
-use crate::index::{normalise, tokenise};
+use crate::search::{normalise, tokenise};
 use crate::site::Analysis;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,7 @@ pub struct Index {
 }
 
 /// The text of each field of one entry, but the two article fields (counted once per article).
-fn fields(e: &crate::model::Entry) -> Vec<String> {
+fn fields(e: &crate::core::model::Entry) -> Vec<String> {
     let msg = normalise::normalise(&e.message).template;
     let aliases: Vec<String> = e
         .aliases
@@ -173,7 +173,7 @@ pub fn build(analysis: &Analysis) -> Index {
     for (k, (a, n)) in art_no.iter_mut().enumerate() {
         *n = k as u32;
         let art = &cat.articles[*a];
-        arts.push((art.title.clone(), crate::urls::article(&art.id)));
+        arts.push((art.title.clone(), crate::core::urls::article(&art.id)));
     }
 
     let nf = FIELDS.len();
@@ -188,7 +188,7 @@ pub fn build(analysis: &Analysis) -> Index {
         })
         .collect();
     let empty = Vec::new();
-    let arts_of = |e: &crate::model::Entry| by_entry.get(e.id.as_str()).unwrap_or(&empty);
+    let arts_of = |e: &crate::core::model::Entry| by_entry.get(e.id.as_str()).unwrap_or(&empty);
     // Pass 1: each field's length in every document, for BM25's average lengths. (Counts are not
     // kept for all documents at once: on 100,000 entries they took over a gigabyte.)
     let lens: Vec<Vec<usize>> = cat

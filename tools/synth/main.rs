@@ -1,41 +1,77 @@
-//! `errbook synth`: write a deterministic synthetic catalog (for the benchmark) as an errbook
-//! catalog, a Hugo site and an mdBook with the same pages: DIR/errbook, DIR/hugo, DIR/mdbook.
+//! `errbook-synth`: the benchmark's catalog generator, kept out of the errbook library that users
+//! link. It writes a deterministic synthetic catalog (same arguments, same bytes) as an errbook
+//! catalog, a Hugo site and an mdBook with the same pages: OUT/errbook, OUT/hugo, OUT/mdbook.
+//!
+//!     cargo run --release --bin errbook-synth -- --out /tmp/c --entries 9500 --articles 500
 
-use crate::synth::{self, Site};
-use crate::Result;
-use std::path::PathBuf;
+mod articles;
+mod catalog;
+mod entries;
+mod hugo;
+mod mdbook;
+mod text;
+
+use catalog::Site;
+use clap::Parser;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(clap::Args, Debug)]
-pub struct Args {
+/// Errors are messages with the path they concern; the generator has nothing to recover from.
+type Result<T> = std::result::Result<T, String>;
+
+/// Attach a path to an `io::Error`.
+trait IoContext<T> {
+    fn at(self, path: &Path) -> Result<T>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn at(self, path: &Path) -> Result<T> {
+        self.map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Write a deterministic synthetic catalog (for benchmarks), also as Hugo and mdBook sources.
+#[derive(Parser, Debug)]
+#[command(name = "errbook-synth", version)]
+struct Args {
     /// Output folder (gets errbook/, hugo/ and mdbook/ sites).
     #[arg(long)]
-    pub out: PathBuf,
+    out: PathBuf,
     /// Number of structured entries.
     #[arg(long, default_value_t = 1000)]
-    pub entries: usize,
+    entries: usize,
     /// Number of articles.
     #[arg(long, default_value_t = 0)]
-    pub articles: usize,
+    articles: usize,
     /// Seed of the generator: the same arguments give the same bytes.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    seed: u64,
     /// Which sites to write (comma-separated).
     #[arg(long, value_delimiter = ',', default_value = "errbook,hugo,mdbook")]
-    pub sites: Vec<SiteArg>,
+    sites: Vec<SiteArg>,
     /// The theme copied into the errbook catalog as themes/default.
     #[arg(long, default_value = "themes/default")]
-    pub theme: PathBuf,
+    theme: PathBuf,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SiteArg {
+enum SiteArg {
     Errbook,
     Hugo,
     Mdbook,
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+fn main() -> ExitCode {
+    match run(Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Args) -> Result<()> {
     let sites: Vec<Site> = args
         .sites
         .iter()
@@ -46,12 +82,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .collect();
     if sites.contains(&Site::Errbook) && !args.theme.join("templates").is_dir() {
-        return Err(crate::Error::Other(format!(
+        return Err(format!(
             "{} has no templates/ folder; run from the errbook repository or pass --theme DIR",
             args.theme.display()
-        )));
+        ));
     }
-    let s = synth::generate(args.entries, args.articles, args.seed);
+    let s = catalog::generate(args.entries, args.articles, args.seed);
     for site in &sites {
         match site {
             Site::Errbook => s.write_errbook(&args.out.join("errbook"), &args.theme)?,
@@ -66,5 +102,5 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.seed,
         args.out.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -1,12 +1,15 @@
 //! The build pipeline in order: load -> parse -> link -> render -> index -> write.
 //! `analyse` runs the stages that only read (used by `check`, `search` and `build`).
 
-use crate::config::Config;
-use crate::diag::Diagnostics;
+pub mod check;
+pub mod rebuild;
+
+use crate::core::config::Config;
+use crate::core::diag::Diagnostics;
+use crate::core::model::Catalog;
 use crate::link::Graph;
 use crate::load::SourceFile;
-use crate::model::Catalog;
-use crate::verify::records::RecordSet;
+use crate::records::RecordSet;
 use crate::Result;
 use std::path::Path;
 
@@ -20,7 +23,7 @@ pub struct Analysis {
 
 /// load -> parse -> link.
 pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
-    use crate::timings::stage;
+    use crate::core::timings::stage;
     let mut diags = Diagnostics::default();
     let t = stage("load");
     let files = crate::load::load_all(root, &mut diags)?;
@@ -100,7 +103,7 @@ fn build_inner(
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
         let (pages, files) = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
-        let t = crate::timings::stage("write");
+        let t = crate::core::timings::stage("write");
         stage.commit(&opts.dest)?;
         drop(t);
         let report = BuildReport {
@@ -131,7 +134,7 @@ pub fn render_into(
     stage: &crate::write::Staging,
 ) -> Result<(usize, usize)> {
     use rayon::prelude::*;
-    let t = crate::timings::stage("render");
+    let t = crate::core::timings::stage("render");
     let mut r = crate::render::Renderer::new(root, cfg, analysis, records, offline)?;
     r.highlights = crate::render::highlight::Memo::for_catalog(
         &analysis.catalog,
@@ -142,7 +145,7 @@ pub fn render_into(
         .par_iter()
         .map(|j| {
             let (path, html) = r.run(j)?;
-            stage.write(&crate::urls::file_of(&path), html.as_bytes())?;
+            stage.write(&crate::core::urls::file_of(&path), html.as_bytes())?;
             Ok(path)
         })
         .collect::<Result<_>>()?;
@@ -150,15 +153,15 @@ pub fn render_into(
     drop(t);
 
     // JSON, feeds, search index, theme and site files.
-    let t = crate::timings::stage("api");
+    let t = crate::core::timings::stage("api");
     let cat = &analysis.catalog;
     cat.entries.par_iter().try_for_each(|e| {
         let v = crate::render::api::entry(analysis, records, e);
-        stage.write(&crate::urls::entry_json(&e.id), &to_json(&v)?)
+        stage.write(&crate::core::urls::entry_json(&e.id), &to_json(&v)?)
     })?;
     files += cat.entries.len();
     drop(t);
-    let t = crate::timings::stage("index");
+    let t = crate::core::timings::stage("index");
     let mut extra = catalog_files(cfg, analysis, &paths, offline, Wanted::ALL)?;
     let (light, dark) = crate::render::highlight::stylesheets()?;
     extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
@@ -204,12 +207,12 @@ pub fn catalog_files(
 ) -> Result<Vec<OutFile>> {
     let mut out = Vec::new();
     if want.catalog {
-        let _t = crate::timings::stage("  catalog.json");
+        let _t = crate::core::timings::stage("  catalog.json");
         let v = crate::render::api::catalog(analysis, cfg);
         out.push(OutFile::new("api/catalog.json", to_json(&v)?));
     }
     if want.links {
-        let _t = crate::timings::stage("  links.json");
+        let _t = crate::core::timings::stage("  links.json");
         out.push(OutFile::new("api/links.json", to_json(&analysis.graph)?));
     }
     if want.sitemap {
@@ -221,8 +224,8 @@ pub fn catalog_files(
         out.push(OutFile::new("feed.xml", xml.into_bytes()));
     }
     if want.search {
-        let _t = crate::timings::stage("  search");
-        out.extend(crate::index::output_files(analysis, cfg, offline)?);
+        let _t = crate::core::timings::stage("  search");
+        out.extend(crate::search::output_files(analysis, cfg, offline)?);
     }
     Ok(out)
 }

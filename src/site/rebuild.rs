@@ -9,15 +9,15 @@
 //! a full build. The result is byte-for-byte what a full build of the same content writes
 //! (tests/incremental.rs checks it).
 
-use crate::config::Config;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::core::config::Config;
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::model::PageKind;
 use crate::link::{Graph, Link, Node};
-use crate::load::{ContentKind, SourceFile};
-use crate::model::PageKind;
+use crate::load::SourceFile;
 use crate::parse::Parsed;
+use crate::records::RecordSet;
 use crate::render::Job;
 use crate::site::{Analysis, BuildOptions, BuildReport};
-use crate::verify::records::RecordSet;
 use crate::{Error, Result};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -162,9 +162,9 @@ impl Live {
 
         for path in rel {
             let kind = if path.starts_with(crate::load::ERRORS_DIR) {
-                ContentKind::Entry
+                PageKind::Entry
             } else {
-                ContentKind::Article
+                PageKind::Article
             };
             // Forget what the file was.
             if let Some(i) = next.files.iter().position(|f| &f.path == path) {
@@ -250,7 +250,7 @@ impl Live {
                 first.and_then(|(k, id)| self.write_page(&next, k, &id).ok())
             {
                 early(&site, started.elapsed().as_millis());
-                written_early = wrote.then(|| crate::urls::file_of(&site));
+                written_early = wrote.then(|| crate::core::urls::file_of(&site));
             }
             old_graph = std::mem::take(&mut next.graph);
         }
@@ -335,7 +335,7 @@ impl Live {
         }
         .map_err(|_| Error::Other(format!("no page for {id}")))?;
         let (path, html) = r.run(&job)?;
-        let target = self.opts.dest.join(crate::urls::file_of(&path));
+        let target = self.opts.dest.join(crate::core::urls::file_of(&path));
         let changed = std::fs::read(&target).ok().as_deref() != Some(html.as_bytes());
         if changed {
             write_atomic(&target, html.as_bytes())?;
@@ -393,9 +393,13 @@ impl Live {
         let mut all_paths: Vec<String> = cat
             .entries
             .iter()
-            .map(|e| crate::urls::entry(&e.id))
+            .map(|e| crate::core::urls::entry(&e.id))
             .collect();
-        all_paths.extend(cat.articles.iter().map(|a| crate::urls::article(&a.id)));
+        all_paths.extend(
+            cat.articles
+                .iter()
+                .map(|a| crate::core::urls::article(&a.id)),
+        );
         for (i, p) in r.lists.pages.iter().enumerate() {
             gone_facets.remove(&p.path);
             all_paths.push(p.path.clone());
@@ -407,14 +411,14 @@ impl Live {
             .par_iter()
             .map(|j| {
                 let (path, html) = r.run(j)?;
-                Ok((crate::urls::file_of(&path), html.into_bytes()))
+                Ok((crate::core::urls::file_of(&path), html.into_bytes()))
             })
             .collect::<Result<_>>()?;
         for (kind, id) in touched {
             if *kind == PageKind::Entry {
                 if let Some(e) = cat.entry(id) {
                     let v = crate::render::api::entry(next, &self.records, e);
-                    out.push((crate::urls::entry_json(id), crate::site::to_json(&v)?));
+                    out.push((crate::core::urls::entry_json(id), crate::site::to_json(&v)?));
                 }
             }
         }
@@ -458,12 +462,12 @@ impl Live {
             };
             if gone {
                 let site = match kind {
-                    PageKind::Entry => crate::urls::entry(id),
-                    PageKind::Article => crate::urls::article(id),
+                    PageKind::Entry => crate::core::urls::entry(id),
+                    PageKind::Article => crate::core::urls::article(id),
                 };
                 let _ = std::fs::remove_dir_all(dest.join(&site));
                 if *kind == PageKind::Entry {
-                    let _ = std::fs::remove_file(dest.join(crate::urls::entry_json(id)));
+                    let _ = std::fs::remove_file(dest.join(crate::core::urls::entry_json(id)));
                 }
             }
         }
@@ -488,8 +492,8 @@ fn empty_analysis() -> Analysis {
 /// What an update changed in the catalog, to put it back when the update fails.
 #[derive(Default)]
 struct Undo {
-    entries: Vec<crate::model::Entry>,
-    articles: Vec<crate::model::Article>,
+    entries: Vec<crate::core::model::Entry>,
+    articles: Vec<crate::core::model::Article>,
     added_entries: Vec<String>,
     added_articles: Vec<String>,
 }
@@ -509,26 +513,26 @@ impl Undo {
 }
 
 /// Site paths of the index pages that list an entry.
-fn entry_facets(e: &crate::model::Entry) -> Vec<String> {
-    let mut v = vec![crate::urls::domain(&e.domain)];
+fn entry_facets(e: &crate::core::model::Entry) -> Vec<String> {
+    let mut v = vec![crate::core::urls::domain(&e.domain)];
     if !e.category.is_empty() {
-        v.push(crate::urls::category(&e.category));
+        v.push(crate::core::urls::category(&e.category));
     }
     if let Some(c) = &e.error_code {
-        v.push(crate::urls::code(c));
+        v.push(crate::core::urls::code(c));
     }
     v
 }
 
 fn duplicate(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
-    let needle = if file.kind == ContentKind::Entry {
+    let needle = if file.kind == PageKind::Entry {
         "**ID:**"
     } else {
         "id:"
     };
     let at = file.text.find(needle).unwrap_or(0);
-    Diagnostic::error_at(
-        "E-duplicate-id",
+    Diagnostic::at(
+        Code::DuplicateId,
         &file.path,
         &file.text,
         at,
@@ -581,7 +585,7 @@ struct Changes {
 }
 
 /// What list pages and catalog.json show of an entry.
-fn listed_entry(e: &crate::model::Entry) -> String {
+fn listed_entry(e: &crate::core::model::Entry) -> String {
     format!(
         "E\u{1}{}\u{1}{}\u{1}{:?}\u{1}{:?}\u{1}{}\u{1}{}",
         e.id, e.message, e.error_code, e.fix_rate, e.domain, e.category
@@ -589,7 +593,7 @@ fn listed_entry(e: &crate::model::Entry) -> String {
 }
 
 /// What list pages, catalog.json and the sitemap show of an article.
-fn listed_article(a: &crate::model::Article) -> String {
+fn listed_article(a: &crate::core::model::Article) -> String {
     format!(
         "A\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
         a.id, a.title, a.date, a.tags
@@ -621,7 +625,7 @@ pub fn affected_pages(
 
 /// Write through a temporary file and a rename, so a reader never sees half a page.
 fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
-    use crate::error::IoContext;
+    use crate::core::error::IoContext;
     let dir = target.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).at(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).at(dir)?;

@@ -8,18 +8,18 @@ use fastrand::Rng;
 use std::fmt::Write;
 
 #[derive(Debug, Clone)]
-pub struct GenArticle {
-    pub id: String,
-    pub title: String,
-    pub date: String,
-    pub errors: Vec<String>,
-    pub tags: Vec<String>,
+pub(crate) struct GenArticle {
+    pub(crate) id: String,
+    pub(crate) title: String,
+    pub(crate) date: String,
+    pub(crate) errors: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// Markdown body (no front matter).
-    pub body: String,
+    pub(crate) body: String,
 }
 
 impl GenArticle {
-    pub fn errbook_file(&self) -> String {
+    pub(crate) fn errbook_file(&self) -> String {
         let mut s = String::with_capacity(self.body.len() + 300);
         s.push_str("---\n");
         let _ = writeln!(s, "title: {}", yaml_str(&self.title));
@@ -122,7 +122,7 @@ const TAGS: &[&str] = &[
     "debugging",
 ];
 
-pub fn generate(rng: &mut Rng, m: usize, entries: &[GenEntry]) -> Vec<GenArticle> {
+pub(crate) fn generate(rng: &mut Rng, m: usize, entries: &[GenEntry]) -> Vec<GenArticle> {
     (0..m).map(|i| one(rng, i, entries)).collect()
 }
 

@@ -4,10 +4,10 @@
 //! highlighter (Chroma, class-based like errbook's).
 
 use super::articles::GenArticle;
+use super::catalog::Writer;
 use super::entries::GenEntry;
 use super::text::yaml_str;
-use super::Writer;
-use crate::Result;
+use super::Result;
 use std::fmt::Write;
 
 const CONFIG: &str = r#"baseURL = "https://bench.example.org/"
@@ -72,7 +72,7 @@ const LIST: &str = r#"{{ define "main" }}
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem}pre{overflow-x:auto;padding:.5rem}\n";
 
-pub fn write(w: &Writer, entries: &[GenEntry], articles: &[GenArticle]) -> Result<()> {
+pub(crate) fn write(w: &Writer, entries: &[GenEntry], articles: &[GenArticle]) -> Result<()> {
     w.put("config.toml", CONFIG)?;
     w.put("layouts/_default/baseof.html", BASEOF)?;
     w.put("layouts/_default/single.html", SINGLE)?;

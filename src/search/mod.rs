@@ -8,7 +8,7 @@ pub mod normalise;
 pub mod rank;
 pub mod tokenise;
 
-use crate::config::Config;
+use crate::core::config::Config;
 use crate::site::{Analysis, OutFile};
 
 pub use format::Index;

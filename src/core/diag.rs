@@ -17,12 +17,117 @@ pub enum Severity {
     Error,
 }
 
+/// What kind of problem a diagnostic reports. Each code has a fixed severity (`E-` codes are
+/// errors, `W-` codes warnings) and a stable name that tests and documentation refer to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    /// `E-config`: book.toml does not parse or names an unknown key.
+    Config,
+    /// `E-date`: a date that is not YYYY-MM-DD.
+    Date,
+    /// `E-dead-end`: a dead end without its bold summary or failure rate.
+    DeadEnd,
+    /// `E-duplicate-id`: two files claim one ID.
+    DuplicateId,
+    /// `E-empty`: an empty content file.
+    Empty,
+    /// `E-encoding`: a content file that is not UTF-8.
+    Encoding,
+    /// `E-front-matter`: front matter that is not valid YAML.
+    FrontMatter,
+    /// `E-id-path`: an ID that does not match the file path.
+    IdPath,
+    /// `E-key-type`: a front matter value of the wrong type.
+    KeyType,
+    /// `E-link`: a reference to content that does not exist.
+    Link,
+    /// `E-meta`: a metadata bullet that cannot be read.
+    Meta,
+    /// `E-missing-key`: a required key is missing.
+    MissingKey,
+    /// `E-percent`: a rate that is not a percentage from 0 to 100.
+    Percent,
+    /// `E-section`: a `##` section the layout does not know.
+    Section,
+    /// `E-snippet-after`: `after=` names no earlier block of the page.
+    SnippetAfter,
+    /// `E-snippet-attr`: a run attribute that cannot be read.
+    SnippetAttr,
+    /// `E-stray`: content outside any section of an entry.
+    Stray,
+    /// `E-table`: a version table that cannot be read.
+    Table,
+    /// `E-title`: an entry without its `# message` title line.
+    Title,
+    /// `E-unknown-key`: a front matter key errbook does not know.
+    UnknownKey,
+    /// `E-workaround`: a workaround without its bold summary or success rate.
+    Workaround,
+    /// `W-link`: a reference that is allowed but pointless.
+    SelfRelated,
+    /// `W-verify-missing`: a runnable block with no verification record.
+    VerifyMissing,
+    /// `W-verify-orphan`: a record that matches no runnable block.
+    VerifyOrphan,
+    /// `W-verify-record`: a file in the records folder that is not a record.
+    VerifyRecord,
+    /// `W-verify-stale`: a runnable block that changed since its record.
+    VerifyStale,
+}
+
+impl Code {
+    /// The stable name: `E-front-matter`, `W-verify-stale`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Config => "E-config",
+            Code::Date => "E-date",
+            Code::DeadEnd => "E-dead-end",
+            Code::DuplicateId => "E-duplicate-id",
+            Code::Empty => "E-empty",
+            Code::Encoding => "E-encoding",
+            Code::FrontMatter => "E-front-matter",
+            Code::IdPath => "E-id-path",
+            Code::KeyType => "E-key-type",
+            Code::Link => "E-link",
+            Code::Meta => "E-meta",
+            Code::MissingKey => "E-missing-key",
+            Code::Percent => "E-percent",
+            Code::Section => "E-section",
+            Code::SnippetAfter => "E-snippet-after",
+            Code::SnippetAttr => "E-snippet-attr",
+            Code::Stray => "E-stray",
+            Code::Table => "E-table",
+            Code::Title => "E-title",
+            Code::UnknownKey => "E-unknown-key",
+            Code::Workaround => "E-workaround",
+            Code::SelfRelated => "W-link",
+            Code::VerifyMissing => "W-verify-missing",
+            Code::VerifyOrphan => "W-verify-orphan",
+            Code::VerifyRecord => "W-verify-record",
+            Code::VerifyStale => "W-verify-stale",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        if self.as_str().starts_with("W-") {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One problem in one file.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// Short stable code, e.g. `E-front-matter`; tests and docs refer to it.
-    pub code: &'static str,
+    pub code: Code,
     /// Path relative to the site root, as users see it.
     pub path: PathBuf,
     /// 1-based line and column (column counted in characters).
@@ -41,8 +146,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic at a byte offset of `source`.
     pub fn at(
-        severity: Severity,
-        code: &'static str,
+        code: Code,
         path: &Path,
         source: &Arc<str>,
         offset: usize,
@@ -53,7 +157,7 @@ impl Diagnostic {
         let len = len.min(source.len() - offset);
         let (line, col) = line_col(source, offset);
         Diagnostic {
-            severity,
+            severity: code.severity(),
             code,
             path: path.to_path_buf(),
             line,
@@ -67,14 +171,9 @@ impl Diagnostic {
     }
 
     /// A diagnostic about a whole file that has no usable text (binary, not UTF-8).
-    pub fn file(
-        severity: Severity,
-        code: &'static str,
-        path: &Path,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn file(code: Code, path: &Path, message: impl Into<String>) -> Self {
         Diagnostic {
-            severity,
+            severity: code.severity(),
             code,
             path: path.to_path_buf(),
             line: 1,
@@ -87,39 +186,16 @@ impl Diagnostic {
         }
     }
 
-    pub fn error_at(
-        code: &'static str,
-        path: &Path,
-        source: &Arc<str>,
-        offset: usize,
-        len: usize,
-        message: impl Into<String>,
-    ) -> Self {
-        Self::at(Severity::Error, code, path, source, offset, len, message)
-    }
-
-    pub fn warning_at(
-        code: &'static str,
-        path: &Path,
-        source: &Arc<str>,
-        offset: usize,
-        len: usize,
-        message: impl Into<String>,
-    ) -> Self {
-        Self::at(Severity::Warning, code, path, source, offset, len, message)
-    }
-
     /// A diagnostic at a 1-based line (whole line highlighted).
     pub fn at_line(
-        severity: Severity,
-        code: &'static str,
+        code: Code,
         path: &Path,
         source: &Arc<str>,
         line: usize,
         message: impl Into<String>,
     ) -> Self {
         let (start, end) = line_bounds(source, line);
-        Self::at(severity, code, path, source, start, end - start, message)
+        Self::at(code, path, source, start, end - start, message)
     }
 
     pub fn label(mut self, label: impl Into<String>) -> Self {
@@ -345,8 +421,8 @@ mod tests {
     #[test]
     fn render_shows_location_line_and_hint() {
         let src: Arc<str> = Arc::from("# T\n\n- **Fix Rate:** 140%\n");
-        let d = Diagnostic::error_at("E-percent", Path::new("a.md"), &src, 21, 4, "bad")
-            .hint("use 0-100");
+        let d =
+            Diagnostic::at(Code::Percent, Path::new("a.md"), &src, 21, 4, "bad").hint("use 0-100");
         let out = d.render(false);
         assert!(out.starts_with("error[E-percent]: a.md:3:17: bad"), "{out}");
         assert!(out.contains("- **Fix Rate:** 140%"), "{out}");

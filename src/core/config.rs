@@ -1,6 +1,6 @@
 //! `book.toml`: the site's configuration, read once at the start of every command.
 
-use crate::error::{Error, IoContext, Result};
+use crate::core::error::{Error, IoContext, Result};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

@@ -8,23 +8,23 @@ use std::fmt::Write;
 
 /// One generated entry: its identity and the Markdown body shared by the three sites.
 #[derive(Debug, Clone)]
-pub struct GenEntry {
-    pub id: String,
-    pub domain: &'static str,
-    pub slug: String,
-    pub message: String,
-    pub category: &'static str,
-    pub code: Option<String>,
-    pub tags: Vec<String>,
-    pub related: Vec<String>,
-    pub aliases: Vec<String>,
+pub(crate) struct GenEntry {
+    pub(crate) id: String,
+    pub(crate) domain: &'static str,
+    pub(crate) slug: String,
+    pub(crate) message: String,
+    pub(crate) category: &'static str,
+    pub(crate) code: Option<String>,
+    pub(crate) tags: Vec<String>,
+    pub(crate) related: Vec<String>,
+    pub(crate) aliases: Vec<String>,
     /// The Markdown from the title line on (no front matter).
-    pub body: String,
+    pub(crate) body: String,
 }
 
 impl GenEntry {
     /// The file as errbook reads it: optional front matter, then the body.
-    pub fn errbook_file(&self) -> String {
+    pub(crate) fn errbook_file(&self) -> String {
         let mut fm = String::new();
         if !self.aliases.is_empty() {
             fm.push_str("aliases:\n");
@@ -57,8 +57,8 @@ type Template = (
     Option<&'static str>,
 );
 
-pub struct Domain {
-    pub name: &'static str,
+pub(crate) struct Domain {
+    pub(crate) name: &'static str,
     templates: &'static [Template],
     causes: &'static [&'static str],
     versions: &'static [&'static str],
@@ -67,7 +67,7 @@ pub struct Domain {
     tags: &'static [&'static str],
 }
 
-pub const DOMAINS: &[Domain] = &[
+pub(crate) const DOMAINS: &[Domain] = &[
     Domain {
         name: "pytorch",
         templates: &[
@@ -344,7 +344,7 @@ const GENERIC_DEAD_ENDS: &[(&str, &str)] = &[
 
 /// Generate `n` entries. IDs are unique and sorted nowhere in particular; `related` only names
 /// IDs of the set.
-pub fn generate(rng: &mut Rng, n: usize) -> Vec<GenEntry> {
+pub(crate) fn generate(rng: &mut Rng, n: usize) -> Vec<GenEntry> {
     // First every identity, so cross-references can name any entry.
     let mut idents: Vec<(usize, usize, String)> = Vec::with_capacity(n);
     let mut counters = vec![0usize; DOMAINS.iter().map(|d| d.templates.len()).sum()];
@@ -501,13 +501,13 @@ fn one(
 }
 
 /// A short reference to an entry for prose: the message's first clause.
-pub fn short_message(e: &GenEntry) -> String {
+pub(crate) fn short_message(e: &GenEntry) -> String {
     let m = e.message.split(". ").next().unwrap_or(&e.message);
     let m: String = m.chars().take(120).collect();
     m.replace('`', "")
 }
 
 /// Slug words of a message, for article ids.
-pub fn message_slug(e: &GenEntry) -> String {
+pub(crate) fn message_slug(e: &GenEntry) -> String {
     slug(&short_message(e), 6)
 }

@@ -2,7 +2,7 @@
 //! the continuation chain with hidden lines, the attributes, the interpreter). Records are keyed by
 //! it; a snippet whose hash has no record is missing, or stale when an older record exists.
 
-use crate::model::{RunSpec, Snippet};
+use crate::core::model::{RunSpec, Snippet};
 use sha2::{Digest, Sha256};
 
 /// Bump when the meaning of a hash changes (what goes into it, how programs are assembled).
@@ -96,7 +96,7 @@ pub fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Claim;
+    use crate::core::model::Claim;
 
     fn snip(index: usize, id: &str, code: &str, after: Option<&str>) -> Snippet {
         Snippet {

@@ -5,9 +5,9 @@
 //! query term matched in the strongest fields, and unknown words pull the score down.
 //! search.js ranks the same way; tests/search_parity.rs compares the two.
 
-use crate::index::format::Index;
-use crate::index::normalise::{self, Detected};
-use crate::index::tokenise;
+use crate::search::format::Index;
+use crate::search::normalise::{self, Detected};
+use crate::search::tokenise;
 
 pub const PREFIX_FACTOR: f64 = 0.8;
 pub const MAX_PREFIX: usize = 30;

@@ -5,24 +5,28 @@
 use fastrand::Rng;
 
 /// Pick one element.
-pub fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
+pub(crate) fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
     &items[rng.usize(..items.len())]
 }
 
 /// Pick one template and fill it.
-pub fn fill_pick(rng: &mut Rng, items: &[&str]) -> String {
+pub(crate) fn fill_pick(rng: &mut Rng, items: &[&str]) -> String {
     let t = items[rng.usize(..items.len())];
     fill(rng, t)
 }
 
 /// Pick a count from `k` (a range), then that many distinct indices of `0..n`.
-pub fn distinct_k(rng: &mut Rng, n: usize, k: std::ops::RangeInclusive<usize>) -> Vec<usize> {
+pub(crate) fn distinct_k(
+    rng: &mut Rng,
+    n: usize,
+    k: std::ops::RangeInclusive<usize>,
+) -> Vec<usize> {
     let k = rng.usize(k);
     distinct(rng, n, k)
 }
 
 /// Pick `k` distinct indices of `0..n` (k <= n), in the order drawn.
-pub fn distinct(rng: &mut Rng, n: usize, k: usize) -> Vec<usize> {
+pub(crate) fn distinct(rng: &mut Rng, n: usize, k: usize) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::with_capacity(k);
     while out.len() < k.min(n) {
         let i = rng.usize(..n);
@@ -109,7 +113,7 @@ const APIS: &[&str] = &[
 ];
 
 /// Replace every `{key}` of `template` with a drawn value. Unknown keys stay as written.
-pub fn fill(rng: &mut Rng, template: &str) -> String {
+pub(crate) fn fill(rng: &mut Rng, template: &str) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -181,7 +185,7 @@ fn value(rng: &mut Rng, key: &str) -> Option<String> {
 }
 
 /// Quote a string for YAML (double quotes, escaped).
-pub fn yaml_str(s: &str) -> String {
+pub(crate) fn yaml_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -196,7 +200,7 @@ pub fn yaml_str(s: &str) -> String {
 }
 
 /// A URL slug of the first words of `s`.
-pub fn slug(s: &str, max_words: usize) -> String {
+pub(crate) fn slug(s: &str, max_words: usize) -> String {
     let mut out = String::new();
     for w in s
         .split(|c: char| !c.is_ascii_alphanumeric())

@@ -3,9 +3,9 @@
 //! Markdown bodies (mdBook has no front matter, so it is left out).
 
 use super::articles::GenArticle;
+use super::catalog::Writer;
 use super::entries::GenEntry;
-use super::Writer;
-use crate::Result;
+use super::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -29,7 +29,7 @@ fn label(s: &str) -> String {
         .replace('`', "")
 }
 
-pub fn write(w: &Writer, entries: &[GenEntry], articles: &[GenArticle]) -> Result<()> {
+pub(crate) fn write(w: &Writer, entries: &[GenEntry], articles: &[GenArticle]) -> Result<()> {
     w.put("book.toml", BOOK)?;
     let mut by_domain: BTreeMap<&str, Vec<&GenEntry>> = BTreeMap::new();
     for e in entries {

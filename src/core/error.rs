@@ -19,7 +19,7 @@ pub enum Error {
     Content {
         errors: usize,
         /// Every diagnostic of the failed run, for the caller to print.
-        diags: crate::diag::Diagnostics,
+        diags: crate::core::diag::Diagnostics,
     },
     #[error("{0}")]
     Other(String),
