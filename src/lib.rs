@@ -18,7 +18,5 @@ pub mod site;
 pub mod verify;
 pub mod write;
 
-pub mod cmd;
-
 pub use crate::core::config::Config;
 pub use crate::core::error::{Error, Result};

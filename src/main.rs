@@ -1,5 +1,7 @@
 //! The `errbook` command line: argument parsing (clap) and dispatch to `errbook::cmd`.
 
+mod cmd;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,7 +57,7 @@ enum Command {
         links: Vec<PathBuf>,
     },
     /// Run the runnable snippets and record the results.
-    Verify(errbook::cmd::verify::Args),
+    Verify(cmd::verify::Args),
     /// Create a new entry or article from a template.
     New {
         #[arg(value_parser = ["error", "article"])]
@@ -84,13 +86,13 @@ fn main() -> ExitCode {
             offline,
             single_thread,
             no_infer,
-        } => errbook::cmd::build::run(&root, dest, offline, single_thread, no_infer),
-        Command::Serve { port, open } => errbook::cmd::serve::run(&root, port, open),
-        Command::Check { links } => errbook::cmd::check::run(&root, &links),
-        Command::Verify(args) => errbook::cmd::verify::run(&root, args),
-        Command::New { kind, id } => errbook::cmd::new::run(&root, &kind, &id),
+        } => cmd::build::run(&root, dest, offline, single_thread, no_infer),
+        Command::Serve { port, open } => cmd::serve::run(&root, port, open),
+        Command::Check { links } => cmd::check::run(&root, &links),
+        Command::Verify(args) => cmd::verify::run(&root, args),
+        Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => {
-            errbook::cmd::search::run(&root, &query, limit, json)
+            cmd::search::run(&root, &query, limit, json)
         }
     };
     match result {

@@ -1,13 +1,13 @@
 //! `errbook build`: the whole pipeline into the output directory; on content errors the
 //! diagnostics are printed and the previous output is left as it was.
 
-use crate::core::config::Config;
-use crate::site::BuildOptions;
-use crate::{Error, Result};
+use errbook::core::config::Config;
+use errbook::site::BuildOptions;
+use errbook::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn run(
+pub(crate) fn run(
     root: &Path,
     dest: Option<PathBuf>,
     offline: bool,
@@ -22,7 +22,7 @@ pub fn run(
         single_thread,
         no_infer,
     };
-    match crate::site::build(root, &cfg, &opts) {
+    match errbook::site::build(root, &cfg, &opts) {
         Ok((report, diags)) => {
             diags.print();
             eprintln!(

@@ -1,15 +1,15 @@
 //! `errbook check`: run load, parse and link, print every diagnostic compiler-style to stderr and
 //! a summary line, write nothing. Exit 1 when there are errors (warnings do not fail), 0 otherwise.
 
-use crate::core::config::Config;
-use crate::core::diag::{Code, Diagnostics};
-use crate::Result;
+use errbook::core::config::Config;
+use errbook::core::diag::{Code, Diagnostics};
+use errbook::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
+pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(crate::Error::Other(format!(
+        return Err(errbook::Error::Other(format!(
             "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
             root.display()
         )));
@@ -18,20 +18,20 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     // content's problems (exit 1), not as a failure of errbook (exit 2).
     let cfg = match Config::load(root) {
         Ok(c) => c,
-        Err(e @ crate::Error::Config { .. }) => {
+        Err(e @ errbook::Error::Config { .. }) => {
             eprintln!("error[E-config]: {e}");
             eprintln!("check: 1 error in book.toml; the content was not checked");
             return Ok(ExitCode::from(1));
         }
         Err(e) => return Err(e),
     };
-    let mut state = crate::site::analyse(root, &cfg, true)?;
+    let mut state = errbook::site::analyse(root, &cfg, true)?;
     let records =
-        crate::site::check::records(&state, &crate::records::RecordSet::load(root, &cfg)?);
+        errbook::site::check::records(&state, &errbook::records::RecordSet::load(root, &cfg)?);
     state.diags.extend(records);
     state.diags.print();
     for f in links_of {
-        print!("{}", crate::link::explain::explain(&state, f));
+        print!("{}", errbook::link::explain::explain(&state, f));
     }
     eprintln!(
         "{}",
@@ -46,13 +46,13 @@ pub fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
 }
 
 /// 1 when any diagnostic is an error; warnings alone do not fail.
-pub fn status(diags: &Diagnostics) -> u8 {
+pub(crate) fn status(diags: &Diagnostics) -> u8 {
     u8::from(diags.has_errors())
 }
 
 /// `check: 2 errors, 1 warning in 5 files (3 entries and 1 article parsed)`, or
 /// `check: ok, ...`. `files` counts the files read as text.
-pub fn summary(diags: &Diagnostics, files: usize, entries: usize, articles: usize) -> String {
+pub(crate) fn summary(diags: &Diagnostics, files: usize, entries: usize, articles: usize) -> String {
     let (e, w) = (diags.error_count(), diags.warning_count());
     // Files that could not be read as text (not UTF-8, empty) were checked too.
     let unreadable = diags
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn warnings_do_not_fail() {
-        use crate::core::diag::Diagnostic;
+        use errbook::core::diag::Diagnostic;
         let src: std::sync::Arc<str> = std::sync::Arc::from("x\n");
         let p = Path::new("a.md");
         let mut d = Diagnostics::default();

@@ -1,8 +1,8 @@
 //! One module per command; each exposes `run(...) -> Result<ExitCode>`.
 
-pub mod build;
-pub mod check;
-pub mod new;
-pub mod search;
-pub mod serve;
-pub mod verify;
+pub(crate) mod build;
+pub(crate) mod check;
+pub(crate) mod new;
+pub(crate) mod search;
+pub(crate) mod serve;
+pub(crate) mod verify;

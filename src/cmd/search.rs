@@ -2,30 +2,30 @@
 //! traceback). Prints the detected error and the top entries with ID, message, score and URL;
 //! exits 1 when nothing matches well (no match, or a best match below `search.weak_score`).
 
-use crate::core::config::Config;
-use crate::search::{format, rank};
-use crate::Result;
+use errbook::core::config::Config;
+use errbook::search::{format, rank};
+use errbook::Result;
 use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(root: &Path, query: &str, limit: usize, json: bool) -> Result<ExitCode> {
+pub(crate) fn run(root: &Path, query: &str, limit: usize, json: bool) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
     let text = if query == "-" {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
-            .map_err(|e| crate::Error::Other(format!("reading stdin: {e}")))?;
+            .map_err(|e| errbook::Error::Other(format!("reading stdin: {e}")))?;
         s
     } else {
         query.to_string()
     };
-    let analysis = crate::site::analyse(root, &cfg, true)?;
+    let analysis = errbook::site::analyse(root, &cfg, true)?;
     let idx = format::build(&analysis);
     let answer = rank::search(&idx, &text, limit.max(1));
     let weak_score = cfg.search.weak_score;
     let good = answer.hits.first().is_some_and(|h| h.score >= weak_score);
-    let url = |id: &str| format!("{}{}", cfg.site.base_url, crate::core::urls::entry(id));
+    let url = |id: &str| format!("{}{}", cfg.site.base_url, errbook::core::urls::entry(id));
 
     if json {
         let results: Vec<serde_json::Value> = answer

@@ -1,15 +1,15 @@
 //! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser.
 
-use crate::core::config::Config;
-use crate::serve::{http, reload::Reload, watch};
-use crate::site::rebuild::Live;
-use crate::site::BuildOptions;
-use crate::{Error, Result};
+use errbook::core::config::Config;
+use errbook::serve::{http, reload::Reload, watch};
+use errbook::site::rebuild::Live;
+use errbook::site::BuildOptions;
+use errbook::{Error, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
+pub(crate) fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
     let dest = root.join(&cfg.build.output_dir);
     let opts = BuildOptions {
@@ -71,7 +71,7 @@ pub fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
 
 /// Print how a (re)build went and tell the open pages; hand back the state to keep.
 fn report(
-    result: Result<(Option<Live>, usize, u128, crate::core::diag::Diagnostics)>,
+    result: Result<(Option<Live>, usize, u128, errbook::core::diag::Diagnostics)>,
     reload: &Reload,
 ) -> Option<Live> {
     match result {

@@ -2,20 +2,20 @@
 //! (packed onto the host's GPUs), compare each run with its claim, write one record per run,
 //! show progress and a summary. Exit 1 when a claim is contradicted, unless allowed.
 
-use crate::core::config::Config;
-use crate::records::{self, Record, RecordSet, Verdict};
-use crate::verify::compare::{self, Outcome};
-use crate::verify::plan::{self, Action, Unit};
-use crate::verify::runner::{self, local, Request};
-use crate::verify::{gpu, schedule, traceback};
-use crate::Result;
+use errbook::core::config::Config;
+use errbook::records::{self, Record, RecordSet, Verdict};
+use errbook::verify::compare::{self, Outcome};
+use errbook::verify::plan::{self, Action, Unit};
+use errbook::verify::runner::{self, local, Request};
+use errbook::verify::{gpu, schedule, traceback};
+use errbook::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Where runs happen: `local` (this machine).
     #[arg(long, default_value = "local", value_parser = ["local"])]
     pub runner: String,
@@ -57,9 +57,9 @@ struct Done {
     record: Record,
 }
 
-pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
+pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
-    let analysis = crate::site::analyse(root, &cfg, false)?;
+    let analysis = errbook::site::analyse(root, &cfg, false)?;
     if analysis.diags.has_errors() {
         analysis.diags.print();
         eprintln!("verify: the content has errors; fix them first (`errbook check`)");
@@ -71,7 +71,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
         let orphans = set.orphans(&analysis.catalog);
         for &i in &orphans {
             let p = root.join(&set.paths[i]);
-            std::fs::remove_file(&p).map_err(|e| crate::Error::Io { path: p, source: e })?;
+            std::fs::remove_file(&p).map_err(|e| errbook::Error::Io { path: p, source: e })?;
             eprintln!("pruned {}", set.paths[i].display());
         }
         eprintln!("verify: pruned {} record(s)", orphans.len());
@@ -91,7 +91,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
                 .map(|s| s.trim().parse::<u32>())
                 .collect::<std::result::Result<_, _>>()
                 .map_err(|_| {
-                    crate::Error::Other(format!("--gpus: not a list of GPU indices: `{list}`"))
+                    errbook::Error::Other(format!("--gpus: not a list of GPU indices: `{list}`"))
                 })?,
         ),
     };
@@ -321,7 +321,7 @@ pub fn run(root: &Path, args: Args) -> Result<ExitCode> {
             })).collect::<Vec<_>>(),
         });
         let text = serde_json::to_string_pretty(&report).unwrap_or_default();
-        std::fs::write(p, text).map_err(|e| crate::Error::Io {
+        std::fs::write(p, text).map_err(|e| errbook::Error::Io {
             path: p.clone(),
             source: e,
         })?;

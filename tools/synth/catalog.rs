@@ -2,8 +2,9 @@
 //! (same arguments, same bytes), written as an errbook catalog, a Hugo site and an mdBook with
 //! the same Markdown pages.
 
+use super::writer::Writer;
 use super::{articles, entries, hugo, mdbook, IoContext, Result};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Which sites to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,24 +26,6 @@ pub(crate) fn generate(n: usize, m: usize, seed: u64) -> Synth {
     let entries = entries::generate(&mut rng, n);
     let articles = articles::generate(&mut rng, m, &entries);
     Synth { entries, articles }
-}
-
-/// Writes files under one folder, creating parents.
-pub(crate) struct Writer {
-    root: PathBuf,
-}
-
-impl Writer {
-    pub(crate) fn new(root: PathBuf) -> Self {
-        Writer { root }
-    }
-    pub(crate) fn put(&self, rel: &str, text: &str) -> Result<()> {
-        let path = self.root.join(rel);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).at(dir)?;
-        }
-        std::fs::write(&path, text).at(&path)
-    }
 }
 
 const BOOK_TOML: &str = r#"# A synthetic catalog written by `errbook-synth` for the benchmark.

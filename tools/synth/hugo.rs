@@ -4,7 +4,7 @@
 //! highlighter (Chroma, class-based like errbook's).
 
 use super::articles::GenArticle;
-use super::catalog::Writer;
+use super::writer::Writer;
 use super::entries::GenEntry;
 use super::text::yaml_str;
 use super::Result;

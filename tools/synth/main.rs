@@ -10,6 +10,7 @@ mod entries;
 mod hugo;
 mod mdbook;
 mod text;
+mod writer;
 
 use catalog::Site;
 use clap::Parser;

@@ -3,7 +3,7 @@
 //! Markdown bodies (mdBook has no front matter, so it is left out).
 
 use super::articles::GenArticle;
-use super::catalog::Writer;
+use super::writer::Writer;
 use super::entries::GenEntry;
 use super::Result;
 use std::collections::BTreeMap;
