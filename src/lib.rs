@@ -16,6 +16,7 @@ pub mod search;
 pub mod serve;
 pub mod site;
 pub mod verify;
+pub mod view;
 pub mod write;
 
 pub use crate::core::config::Config;

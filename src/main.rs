@@ -91,9 +91,7 @@ fn main() -> ExitCode {
         Command::Check { links } => cmd::check::run(&root, &links),
         Command::Verify(args) => cmd::verify::run(&root, args),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
-        Command::Search { query, limit, json } => {
-            cmd::search::run(&root, &query, limit, json)
-        }
+        Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };
     match result {
         Ok(code) => code,

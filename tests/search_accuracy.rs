@@ -16,7 +16,7 @@ fn top1_accuracy_on_pasted_real_world_errors() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/search");
     let cfg = Config::load(&root).unwrap();
     let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = format::build(&analysis);
+    let idx = format::build(&analysis.catalog, &analysis.graph);
     let cases = cases(&root);
     assert!(cases.len() >= 30, "the case file has {} cases", cases.len());
     let mut right = 0;

@@ -32,7 +32,7 @@ fn javascript_and_rust_search_agree() {
     let root = crate_dir.join("tests/fixtures/search");
     let cfg = Config::load(&root).unwrap();
     let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = format::build(&analysis);
+    let idx = format::build(&analysis.catalog, &analysis.graph);
 
     let mut queries: Vec<String> = search_cases::cases(&root)
         .into_iter()

@@ -52,7 +52,12 @@ pub(crate) fn status(diags: &Diagnostics) -> u8 {
 
 /// `check: 2 errors, 1 warning in 5 files (3 entries and 1 article parsed)`, or
 /// `check: ok, ...`. `files` counts the files read as text.
-pub(crate) fn summary(diags: &Diagnostics, files: usize, entries: usize, articles: usize) -> String {
+pub(crate) fn summary(
+    diags: &Diagnostics,
+    files: usize,
+    entries: usize,
+    articles: usize,
+) -> String {
     let (e, w) = (diags.error_count(), diags.warning_count());
     // Files that could not be read as text (not UTF-8, empty) were checked too.
     let unreadable = diags

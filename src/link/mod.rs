@@ -230,7 +230,7 @@ impl Graph {
     /// Links from one snippet (workarounds it applies, dead ends it falls into).
     pub fn links_from_snippet<'a>(
         &'a self,
-        page: &'a PageRef,
+        page: &PageRef,
         index: usize,
     ) -> impl Iterator<Item = &'a Link> + 'a {
         let node = Node::Snippet {

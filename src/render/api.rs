@@ -2,11 +2,8 @@
 //! api/errors/<domain>/<slug>.json holds one entry whole, with its links and verification state;
 //! links.json holds the link graph.
 
-use crate::core::model::PageRef;
-use crate::core::model::{Entry, PageKind};
-use crate::link::Node;
-use crate::records::{RecordSet, Status};
-use crate::site::Analysis;
+use crate::records::Status;
+use crate::view::EntryView;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -46,10 +43,14 @@ pub struct Catalog<'a> {
     articles: Vec<CatalogArticle<'a>>,
 }
 
-/// /api/catalog.json: every entry and article with its URL (site paths, relative to the root).
-pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::core::config::Config) -> Catalog<'a> {
-    let entries = a
-        .catalog
+/// /api/catalog.json: every entry and article with its URL (site paths, relative to the root);
+/// `discussed[i]`: the IDs of the entries article `i` discusses, best first.
+pub fn catalog<'a>(
+    cat: &'a crate::core::model::Catalog,
+    discussed: &'a [Vec<&'a str>],
+    cfg: &'a crate::core::config::Config,
+) -> Catalog<'a> {
+    let entries = cat
         .entries
         .iter()
         .map(|e| CatalogEntry {
@@ -64,23 +65,16 @@ pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::core::config::Config) -> Cat
             json: crate::core::urls::entry_json(&e.id),
         })
         .collect();
-    let articles = a
-        .catalog
+    let articles = cat
         .articles
         .iter()
-        .map(|x| CatalogArticle {
+        .zip(discussed)
+        .map(|(x, errors)| CatalogArticle {
             id: &x.id,
             title: &x.title,
             date: &x.date,
             tags: &x.tags,
-            errors: a
-                .graph
-                .entries_for_article(&x.id)
-                .filter_map(|l| match &l.to {
-                    Node::Entry { id } => Some(id.as_str()),
-                    _ => None,
-                })
-                .collect(),
+            errors: errors.clone(),
             url: crate::core::urls::article(&x.id),
         })
         .collect();
@@ -94,29 +88,27 @@ pub fn catalog<'a>(a: &'a Analysis, cfg: &'a crate::core::config::Config) -> Cat
     }
 }
 
-pub fn entry(a: &Analysis, records: &RecordSet, e: &Entry) -> Value {
-    let page = PageRef {
-        kind: PageKind::Entry,
-        id: e.id.clone(),
-    };
-    let verification: Vec<Value> = e
+/// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
+/// verification state with its record.
+pub fn entry(v: &EntryView<'_>) -> Value {
+    let e = v.entry;
+    let verification: Vec<Value> = v
         .snippets
         .iter()
-        .filter(|s| s.run.is_some())
+        .filter(|s| s.snippet.run.is_some())
         .map(|s| {
-            let (state, rec) = match records.status(&page, &e.snippets, s) {
-                Status::Fresh(r) => ("fresh", Some(r)),
-                Status::Stale(r) => ("stale", Some(r)),
+            let (state, rec) = match &s.status {
+                Status::Fresh(r) => ("fresh", Some(*r)),
+                Status::Stale(r) => ("stale", Some(*r)),
                 Status::Missing => ("missing", None),
             };
-            json!({ "snippet": s.id, "state": state, "record": rec })
+            json!({ "snippet": s.snippet.id, "state": state, "record": rec })
         })
         .collect();
-    let links: Vec<&crate::link::Link> = a.graph.touching_entry(&e.id).collect();
     json!({
         "entry": e,
         "url": crate::core::urls::entry(&e.id),
-        "links": links,
+        "links": v.links,
         "verification": verification,
     })
 }

@@ -1,13 +1,11 @@
 //! The article page: title, date, tags, table of contents, the body with each code block's claim,
 //! verdict and dead-end flags, and the errors the article discusses.
 
-use super::entry::{find_snippet, Related};
+use super::entry::find_snippet;
 use super::markdown::{self, Place};
 use super::snippet;
 use super::{Page, Renderer};
-use crate::core::model::PageRef;
-use crate::core::model::{Article, PageKind};
-use crate::link::{Node, Origin};
+use crate::view::ArticleView;
 use crate::Result;
 use serde::Serialize;
 
@@ -20,63 +18,39 @@ struct Discussed {
     origin: String,
 }
 
-pub fn page(r: &Renderer<'_>, a: &Article) -> Result<Page> {
+pub fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
+    let a = v.article;
     let path = crate::core::urls::article(&a.id);
-    let page_ref = PageRef {
-        kind: PageKind::Article,
-        id: a.id.clone(),
-    };
-    let ctx = r.page_ctx(path.clone(), Some(page_ref), &a.snippets);
+    let ctx = r.page_ctx(path.clone(), &v.snippets);
     let place = Place {
-        catalog: &r.analysis.catalog,
+        catalog: r.catalog,
         page: &path,
         offline: r.offline,
     };
     let body = markdown::render(&a.body, &place, |k, info, text| {
-        let s = a
+        let s = v
             .snippets
             .get(k)
-            .filter(|s| s.info == info)
-            .or_else(|| find_snippet(&a.snippets, info, text));
+            .filter(|s| s.snippet.info == info)
+            .or_else(|| find_snippet(&v.snippets, info, text));
         snippet::render(&ctx, s, info, text)
     });
-    let cat = &r.analysis.catalog;
-    let discussed: Vec<Discussed> = r
-        .analysis
-        .graph
-        .entries_for_article(&a.id)
-        .filter_map(|l| {
-            let Node::Entry { id } = &l.to else {
-                return None;
-            };
-            let e = cat.entry(id)?;
-            Some(Discussed {
-                href: ctx.href(&crate::core::urls::entry(&e.id)),
-                message: e.message.clone(),
-                id: e.id.clone(),
-                excerpt: l
-                    .evidence
-                    .first()
-                    .map(|ev| snippet::truncate(&ev.excerpt, 200))
-                    .unwrap_or_default(),
-                origin: match l.origin {
-                    Origin::Explicit => "named by the author".into(),
-                    Origin::Confirmed => "confirmed by the author".into(),
-                    Origin::Inferred => format!("inferred, score {:.2}", l.score),
-                },
-            })
+    let discussed: Vec<Discussed> = v
+        .discussed
+        .iter()
+        .map(|(e, l)| Discussed {
+            href: ctx.href(&crate::core::urls::entry(&e.id)),
+            message: e.message.clone(),
+            id: e.id.clone(),
+            excerpt: l
+                .evidence
+                .first()
+                .map(|ev| snippet::truncate(&ev.excerpt, 200))
+                .unwrap_or_default(),
+            origin: super::entry::origin_word(l),
         })
         .collect();
-    // Entries related to the ones discussed, for further reading.
-    let mut related: Vec<Related> = Vec::new();
-    for d in &discussed {
-        for rel in super::entry::related(&ctx, &d.id) {
-            if !discussed.iter().any(|x| x.id == rel.id) && !related.iter().any(|x| x.id == rel.id)
-            {
-                related.push(rel);
-            }
-        }
-    }
+    let related = super::entry::related(&ctx, &v.related);
     let mut c = tera::Context::new();
     c.insert("title", &a.title);
     c.insert("title_html", &markdown::plain(&a.title));

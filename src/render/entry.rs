@@ -3,12 +3,12 @@
 //! the code examples elsewhere that apply or fall into it, and related entries.
 
 use super::markdown::{self, Place};
-use super::snippet::{self, verdict_label};
+use super::snippet;
 use super::{Page, PageCtx, Renderer};
-use crate::core::model::PageRef;
-use crate::core::model::{Entry, PageKind, Snippet};
-use crate::link::{Link, Node};
-use crate::records::{Status, Verdict};
+use crate::core::model::Snippet;
+use crate::link::{Link, Origin};
+use crate::records::Status;
+use crate::view::{EntryView, FixView, SnippetView, Verification};
 use crate::Result;
 use serde::Serialize;
 
@@ -32,19 +32,19 @@ struct Fix {
 }
 
 #[derive(Serialize, Clone)]
-pub struct VerdictView {
-    pub word: String,
-    pub class: String,
-    pub detail: String,
+struct VerdictView {
+    word: String,
+    class: String,
+    detail: String,
 }
 
 #[derive(Serialize)]
-pub struct Example {
-    pub href: String,
-    pub title: String,
-    pub label: String,
-    pub origin: String,
-    pub why: String,
+struct Example {
+    href: String,
+    title: String,
+    label: String,
+    origin: String,
+    why: String,
 }
 
 #[derive(Serialize)]
@@ -55,6 +55,7 @@ struct Discussion {
     origin: String,
 }
 
+/// Another entry, for the Related lists of entry and article pages.
 #[derive(Serialize)]
 pub struct Related {
     pub href: String,
@@ -63,93 +64,42 @@ pub struct Related {
     pub why: String,
 }
 
-pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
+pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
+    let e = v.entry;
     let path = crate::core::urls::entry(&e.id);
-    let page_ref = PageRef {
-        kind: PageKind::Entry,
-        id: e.id.clone(),
-    };
-    let ctx = r.page_ctx(path.clone(), Some(page_ref), &e.snippets);
+    let ctx = r.page_ctx(path.clone(), &v.snippets);
     let place = Place {
-        catalog: &r.analysis.catalog,
+        catalog: r.catalog,
         page: &path,
         offline: r.offline,
     };
-    let code_of = |idx: &[usize]| -> String {
-        idx.iter()
-            .filter_map(|&i| e.snippets.get(i))
-            .map(|s| snippet::render(&ctx, Some(s), &s.info, &s.code))
-            .collect()
-    };
     let md = |text: &str| {
         markdown::render(text, &place, |_, info, t| {
-            let s = find_snippet(&e.snippets, info, t);
+            let s = find_snippet(&v.snippets, info, t);
             snippet::render(&ctx, s, info, t)
         })
     };
-
-    let mut meta = vec![Meta {
-        label: "ID",
-        value: e.id.clone(),
-        href: None,
-    }];
-    meta.push(Meta {
-        label: "Domain",
-        value: e.domain.clone(),
-        href: Some(ctx.href(&crate::core::urls::domain(&e.domain))),
-    });
-    if !e.category.is_empty() {
-        meta.push(Meta {
-            label: "Category",
-            value: e.category.clone(),
-            href: Some(ctx.href(&crate::core::urls::category(&e.category))),
-        });
-    }
-    if let Some(c) = &e.error_code {
-        meta.push(Meta {
-            label: "Error code",
-            value: c.clone(),
-            href: Some(ctx.href(&crate::core::urls::code(c))),
-        });
-    }
-    if let Some(x) = &e.exception {
-        meta.push(Meta {
-            label: "Exception",
-            value: x.clone(),
-            href: None,
-        });
-    }
-
-    let graph = &r.analysis.graph;
-    let mut workarounds: Vec<Fix> = e
-        .workarounds
-        .iter()
-        .map(|w| Fix {
-            number: w.number,
-            summary: markdown::plain(&w.summary),
-            rate: w.success_rate,
-            detail: md(&w.detail).html,
-            reason: String::new(),
-            code: code_of(&w.snippets),
-            verdict: verdict_of(&ctx, &e.snippets, &w.snippets),
-            examples: examples(&ctx, graph.snippets_for_workaround(&e.id, w.number), &e.id),
-        })
-        .collect();
-    workarounds.sort_by(|a, b| b.rate.cmp(&a.rate).then(a.number.cmp(&b.number)));
-    let dead_ends: Vec<Fix> = e
-        .dead_ends
-        .iter()
-        .map(|d| Fix {
-            number: d.number,
-            summary: markdown::plain(&d.summary),
-            rate: d.fail_rate,
-            detail: String::new(),
-            reason: markdown::plain(&d.reason),
-            code: code_of(&d.snippets),
-            verdict: verdict_of(&ctx, &e.snippets, &d.snippets),
-            examples: examples(&ctx, graph.snippets_for_dead_end(&e.id, d.number), &e.id),
-        })
-        .collect();
+    let fix = |f: &FixView<'_>| Fix {
+        number: f.number,
+        summary: markdown::plain(f.summary),
+        rate: f.rate,
+        detail: if f.detail.is_empty() {
+            String::new()
+        } else {
+            md(f.detail).html
+        },
+        reason: markdown::plain(f.reason),
+        code: f
+            .snippets
+            .iter()
+            .filter_map(|&i| v.snippets.get(i))
+            .map(|s| snippet::render(&ctx, Some(s), &s.snippet.info, &s.snippet.code))
+            .collect(),
+        verdict: f.verdict.as_ref().map(verdict_view),
+        examples: f.examples.iter().map(|x| example(&ctx, x)).collect(),
+    };
+    let workarounds: Vec<Fix> = v.workarounds.iter().map(fix).collect();
+    let dead_ends: Vec<Fix> = v.dead_ends.iter().map(fix).collect();
     let sections: Vec<(String, String, String)> = e
         .extra_sections
         .iter()
@@ -161,34 +111,30 @@ pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
             )
         })
         .collect();
-
-    let discussed: Vec<Discussion> = graph
-        .articles_for_entry(&e.id)
-        .filter_map(|l| {
-            let Node::Article { id } = &l.from else {
-                return None;
-            };
-            let a = r.analysis.catalog.article(id)?;
-            Some(Discussion {
-                href: ctx.href(&crate::core::urls::article(&a.id)),
-                title: a.title.clone(),
-                excerpt: l
-                    .evidence
-                    .first()
-                    .map(|ev| snippet::truncate(&ev.excerpt, 240))
-                    .unwrap_or_default(),
-                origin: origin_word(l),
-            })
+    let discussed: Vec<Discussion> = v
+        .discussed
+        .iter()
+        .map(|(a, l)| Discussion {
+            href: ctx.href(&crate::core::urls::article(&a.id)),
+            title: a.title.clone(),
+            excerpt: l
+                .evidence
+                .first()
+                .map(|ev| snippet::truncate(&ev.excerpt, 240))
+                .unwrap_or_default(),
+            origin: origin_word(l),
         })
         .collect();
-    let related = related(&ctx, &e.id);
-    let verification = verification_note(&ctx, e);
+    let related = related(&ctx, &v.related);
 
     let mut c = tera::Context::new();
     c.insert("message", &e.message);
-    c.insert("meta", &meta);
+    c.insert("meta", &meta(&ctx, e));
     c.insert("verification", &e.verification);
-    c.insert("verification_note", &verification);
+    c.insert(
+        "verification_note",
+        &v.verification.as_ref().map(verification_note),
+    );
     c.insert("fix_rate", &e.fix_rate);
     c.insert("root_cause", &md(&e.root_cause).html);
     c.insert("versions", &e.versions);
@@ -210,186 +156,136 @@ pub fn page(r: &Renderer<'_>, e: &Entry) -> Result<Page> {
     })
 }
 
-/// The snippet a Markdown code block came from (same info string and shown code).
-pub fn find_snippet<'s>(snippets: &'s [Snippet], info: &str, text: &str) -> Option<&'s Snippet> {
-    snippets.iter().find(|s| {
-        s.info == info && {
-            let shown: String = text
-                .split_inclusive('\n')
-                .filter(|l| !l.starts_with(crate::parse::snippet::HIDDEN_PREFIX))
-                .collect();
-            shown == s.display
-        }
-    })
+/// ID, domain, category, error code and exception, linked to their index pages.
+fn meta(ctx: &PageCtx<'_>, e: &crate::core::model::Entry) -> Vec<Meta> {
+    use crate::core::urls;
+    let mut meta = vec![Meta {
+        label: "ID",
+        value: e.id.clone(),
+        href: None,
+    }];
+    meta.push(Meta {
+        label: "Domain",
+        value: e.domain.clone(),
+        href: Some(ctx.href(&urls::domain(&e.domain))),
+    });
+    if !e.category.is_empty() {
+        meta.push(Meta {
+            label: "Category",
+            value: e.category.clone(),
+            href: Some(ctx.href(&urls::category(&e.category))),
+        });
+    }
+    if let Some(c) = &e.error_code {
+        meta.push(Meta {
+            label: "Error code",
+            value: c.clone(),
+            href: Some(ctx.href(&urls::code(c))),
+        });
+    }
+    if let Some(x) = &e.exception {
+        meta.push(Meta {
+            label: "Exception",
+            value: x.clone(),
+            href: None,
+        });
+    }
+    meta
 }
 
-/// The combined verdict of a workaround's or dead end's runnable code.
-fn verdict_of(ctx: &PageCtx<'_>, all: &[Snippet], idx: &[usize]) -> Option<VerdictView> {
-    let page = ctx.page_ref.as_ref()?;
-    let mut worst: Option<VerdictView> = None;
-    for s in idx
-        .iter()
-        .filter_map(|&i| all.get(i))
-        .filter(|s| s.run.is_some())
-    {
-        let v = match ctx.r.records.status(page, all, s) {
-            Status::Fresh(rec) => {
-                let (w, c) = verdict_label(rec.verdict);
-                VerdictView {
-                    word: format!("run: {w}"),
-                    class: c.into(),
-                    detail: format!("{} on {}", rec.env_summary(), rec.date),
-                }
-            }
-            Status::Stale(rec) => VerdictView {
-                word: "changed since its last run".into(),
-                class: "muted".into(),
-                detail: format!("last run {}", rec.date),
-            },
-            Status::Missing => VerdictView {
-                word: "not verified yet".into(),
-                class: "muted".into(),
-                detail: String::new(),
-            },
-        };
-        let bad = |v: &VerdictView| v.class == "bad";
-        if worst
-            .as_ref()
-            .is_none_or(|w| !bad(w) && (bad(&v) || w.class == "ok"))
-        {
-            worst = Some(v);
-        }
+/// The view of the block a Markdown code block came from (same info string and shown code).
+pub fn find_snippet<'v, 'a>(
+    views: &'v [SnippetView<'a>],
+    info: &str,
+    text: &str,
+) -> Option<&'v SnippetView<'a>> {
+    views.iter().find(|v| is_block_of(v.snippet, info, text))
+}
+
+/// Whether a Markdown code block (info string, text with hidden lines) is `s`.
+fn is_block_of(s: &Snippet, info: &str, text: &str) -> bool {
+    s.info == info && {
+        let shown: String = text
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with(crate::parse::snippet::HIDDEN_PREFIX))
+            .collect();
+        shown == s.display
     }
-    worst
+}
+
+/// A workaround's or dead end's verdict chip.
+fn verdict_view(status: &Status<'_>) -> VerdictView {
+    match status {
+        Status::Fresh(rec) => VerdictView {
+            word: format!("run: {}", rec.verdict.word()),
+            class: rec.verdict.class().into(),
+            detail: format!("{} on {}", rec.env_summary(), rec.date),
+        },
+        Status::Stale(rec) => VerdictView {
+            word: "changed since its last run".into(),
+            class: "muted".into(),
+            detail: format!("last run {}", rec.date),
+        },
+        Status::Missing => VerdictView {
+            word: "not verified yet".into(),
+            class: "muted".into(),
+            detail: String::new(),
+        },
+    }
 }
 
 /// The entry's Verification line: how many of its workarounds were run and confirmed.
-fn verification_note(ctx: &PageCtx<'_>, e: &Entry) -> Option<String> {
-    let page = ctx.page_ref.as_ref()?;
-    let mut confirmed = 0;
-    let mut with_code = 0;
-    let mut last: Option<(&str, String)> = None;
-    for w in &e.workarounds {
-        let runs: Vec<&Snippet> = w
-            .snippets
-            .iter()
-            .filter_map(|&i| e.snippets.get(i))
-            .filter(|s| s.run.is_some())
-            .collect();
-        if runs.is_empty() {
-            continue;
-        }
-        with_code += 1;
-        let ok = runs
-            .iter()
-            .all(|s| match ctx.r.records.status(page, &e.snippets, s) {
-                Status::Fresh(rec) if rec.verdict == Verdict::Confirmed => {
-                    if last.as_ref().is_none_or(|(d, _)| rec.date.as_str() > *d) {
-                        last = Some((rec.date.as_str(), rec.env_summary()));
-                    }
-                    true
-                }
-                _ => false,
-            });
-        confirmed += ok as usize;
-    }
-    if with_code == 0 {
-        return None;
-    }
-    Some(match last {
+fn verification_note(v: &Verification<'_>) -> String {
+    match &v.last {
         Some((date, env)) => format!(
-            "{confirmed} of {} workarounds confirmed by running their code ({}; {env})",
-            e.workarounds.len(),
+            "{} of {} workarounds confirmed by running their code ({}; {env})",
+            v.confirmed,
+            v.workarounds,
             date.get(..10).unwrap_or(date)
         ),
         None => format!(
-            "{with_code} of {} workarounds have runnable code, none confirmed by a run yet",
-            e.workarounds.len()
+            "{} of {} workarounds have runnable code, none confirmed by a run yet",
+            v.with_code, v.workarounds
         ),
-    })
-}
-
-fn origin_word(l: &Link) -> String {
-    match l.origin {
-        crate::link::Origin::Explicit => "named by the author".into(),
-        crate::link::Origin::Confirmed => "confirmed by the author".into(),
-        crate::link::Origin::Inferred => format!("inferred, score {:.2}", l.score),
     }
 }
 
-/// Code examples on other pages linked to a workaround or dead end.
-pub fn examples<'a>(
-    ctx: &PageCtx<'_>,
-    links: impl Iterator<Item = &'a Link>,
-    own: &str,
-) -> Vec<Example> {
-    let cat = &ctx.r.analysis.catalog;
-    links
-        .filter_map(|l| {
-            let Node::Snippet { page, index } = &l.from else {
-                return None;
-            };
-            let (site, title, snips) = match page.kind {
-                PageKind::Article => {
-                    let a = cat.article(&page.id)?;
-                    (
-                        crate::core::urls::article(&a.id),
-                        a.title.clone(),
-                        &a.snippets,
-                    )
-                }
-                PageKind::Entry => {
-                    if page.id == own {
-                        return None;
-                    }
-                    let e = cat.entry(&page.id)?;
-                    (
-                        crate::core::urls::entry(&e.id),
-                        e.message.clone(),
-                        &e.snippets,
-                    )
-                }
-            };
-            let s = snips.get(*index)?;
-            Some(Example {
-                href: format!("{}#code-{}", ctx.href(&site), s.id),
-                title,
-                label: s
-                    .label
-                    .clone()
-                    .unwrap_or_else(|| format!("code block {}", index + 1)),
-                origin: origin_word(l),
-                why: l
-                    .evidence
-                    .iter()
-                    .map(|e| e.signal.clone())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            })
-        })
-        .collect()
+pub(crate) fn origin_word(l: &Link) -> String {
+    match l.origin {
+        Origin::Explicit => "named by the author".into(),
+        Origin::Confirmed => "confirmed by the author".into(),
+        Origin::Inferred => format!("inferred, score {:.2}", l.score),
+    }
 }
 
-/// Related entries, best first.
-pub fn related(ctx: &PageCtx<'_>, id: &str) -> Vec<Related> {
-    let cat = &ctx.r.analysis.catalog;
-    ctx.r
-        .analysis
-        .graph
-        .related(id)
-        .filter_map(|(other, l)| {
-            let e = cat.entry(other)?;
-            Some(Related {
-                href: ctx.href(&crate::core::urls::entry(&e.id)),
-                message: e.message.clone(),
-                id: e.id.clone(),
-                why: l
-                    .evidence
-                    .iter()
-                    .map(|e| e.signal.clone())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            })
+/// The signals of a link's evidence, for "why" notes.
+fn signals(l: &Link) -> String {
+    let v: Vec<String> = l.evidence.iter().map(|e| e.signal.to_string()).collect();
+    v.join("; ")
+}
+
+fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
+    let s = x.snippet;
+    Example {
+        href: format!("{}#code-{}", ctx.href(&x.page_path), s.id),
+        title: x.page_title.to_string(),
+        label: s
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("code block {}", s.index + 1)),
+        origin: origin_word(x.link),
+        why: signals(x.link),
+    }
+}
+
+/// Related entries as the Related lists show them.
+pub fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
+    rel.iter()
+        .map(|r| Related {
+            href: ctx.href(&crate::core::urls::entry(&r.entry.id)),
+            message: r.entry.message.clone(),
+            id: r.entry.id.clone(),
+            why: signals(r.link),
         })
         .collect()
 }

@@ -207,7 +207,7 @@ impl<'c> Lists<'c> {
             source: None,
             ctx: tera::Context::new(),
         };
-        let cat = &r.analysis.catalog;
+        let cat = r.catalog;
         Ok(match &lp.kind {
             ListKind::Facet(f, k) => {
                 let es = self

@@ -1,6 +1,6 @@
-//! Render: every page of the site from the typed catalog, the link graph and the verification
-//! records, through the theme's Tera templates, in parallel (rayon). Pages are written straight
-//! into the build's staging folder, so memory stays flat however large the catalog.
+//! Render: pages of the site from views (`crate::view`), through the theme's Tera templates.
+//! Rendering turns what a view holds into HTML; it asks nothing of the link graph or the
+//! records, and does no I/O but reading the theme's templates once.
 //!
 //! One submodule per kind of output: `entry` and `article` pages, `lists` (home and the index
 //! pages), `feeds` (sitemap, Atom), `api` (JSON); `markdown`, `highlight` and `snippet` are the
@@ -16,10 +16,8 @@ pub mod markdown;
 pub mod snippet;
 
 use crate::core::config::Config;
-use crate::core::model::PageRef;
-use crate::core::model::Snippet;
-use crate::records::RecordSet;
-use crate::site::Analysis;
+use crate::core::model::Catalog;
+use crate::view::{ArticleView, EntryView, SnippetView};
 use crate::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
@@ -27,8 +25,8 @@ use std::path::Path;
 /// Everything a page needs, shared by all pages of one build.
 pub struct Renderer<'a> {
     pub cfg: &'a Config,
-    pub analysis: &'a Analysis,
-    pub records: &'a RecordSet,
+    /// For content links in Markdown (`@/errors/...`) and the list pages.
+    pub catalog: &'a Catalog,
     pub offline: bool,
     pub tera: tera::Tera,
     pub lists: lists::Lists<'a>,
@@ -36,13 +34,12 @@ pub struct Renderer<'a> {
     pub highlights: highlight::Memo,
 }
 
-/// One page being rendered: where it is (for relative links) and its snippets.
+/// One page being rendered: where it is (for relative links) and the views of its code blocks.
 pub struct PageCtx<'a> {
     pub r: &'a Renderer<'a>,
     /// Site path (`errors/pytorch/x/`, `404.html`).
     pub path: String,
-    pub page_ref: Option<PageRef>,
-    pub snippets: &'a [Snippet],
+    pub snippets: &'a [SnippetView<'a>],
 }
 
 impl PageCtx<'_> {
@@ -85,8 +82,7 @@ impl<'a> Renderer<'a> {
     pub fn new(
         root: &Path,
         cfg: &'a Config,
-        analysis: &'a Analysis,
-        records: &'a RecordSet,
+        catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
         let dir = cfg.theme_dir(root).join("templates");
@@ -102,32 +98,25 @@ impl<'a> Renderer<'a> {
         tera.set_escape_fn(escape);
         Ok(Renderer {
             cfg,
-            analysis,
-            records,
+            catalog,
             offline,
             tera,
-            lists: lists::Lists::new(&analysis.catalog),
+            lists: lists::Lists::new(catalog),
             highlights: highlight::Memo::default(),
         })
     }
 
-    pub fn page_ctx(
-        &'a self,
-        path: String,
-        page_ref: Option<PageRef>,
-        snippets: &'a [Snippet],
-    ) -> PageCtx<'a> {
+    pub fn page_ctx(&'a self, path: String, snippets: &'a [SnippetView<'a>]) -> PageCtx<'a> {
         PageCtx {
             r: self,
             path,
-            page_ref,
             snippets,
         }
     }
 
     /// Render one page to HTML (the base context is added here).
     pub fn render(&self, page: &Page) -> Result<String> {
-        let p = self.page_ctx(page.path.clone(), None, &[]);
+        let p = self.page_ctx(page.path.clone(), &[]);
         let root = if page.path == "404.html" && !self.offline {
             // 404.html is served at any depth: link from the site's base path.
             base_path(&self.cfg.site.base_url)
@@ -218,32 +207,29 @@ fn tera_chain(e: &tera::Error) -> String {
     s
 }
 
-/// One unit of rendering work; each builds its context in the worker that renders it.
-pub enum Job {
-    Entry(usize),
-    Article(usize),
-    /// Index into `Renderer::lists.pages`.
-    List(usize),
-}
-
-/// Every page of the site, in a stable order.
-pub fn jobs(r: &Renderer<'_>) -> Vec<Job> {
-    let cat = &r.analysis.catalog;
-    let mut out: Vec<Job> = (0..cat.entries.len()).map(Job::Entry).collect();
-    out.extend((0..cat.articles.len()).map(Job::Article));
-    out.extend((0..r.lists.pages.len()).map(Job::List));
-    out
-}
-
 impl Renderer<'_> {
-    /// Render one job: (site path, HTML).
-    pub fn run(&self, job: &Job) -> Result<(String, String)> {
-        let cat = &self.analysis.catalog;
-        let page = match job {
-            Job::Entry(i) => entry::page(self, &cat.entries[*i])?,
-            Job::Article(i) => article::page(self, &cat.articles[*i])?,
-            Job::List(i) => self.lists.page(self, &self.lists.pages[*i])?,
-        };
-        Ok((page.path.clone(), self.render(&page)?))
+    /// An entry's page: (site path, HTML).
+    pub fn entry(&self, v: &EntryView<'_>) -> Result<(String, String)> {
+        self.finish(entry::page(self, v)?)
+    }
+
+    /// An article's page: (site path, HTML).
+    pub fn article(&self, v: &ArticleView<'_>) -> Result<(String, String)> {
+        self.finish(article::page(self, v)?)
+    }
+
+    /// List page `i` of `self.lists.pages`: (site path, HTML).
+    pub fn list(&self, i: usize) -> Result<(String, String)> {
+        let lp = self
+            .lists
+            .pages
+            .get(i)
+            .ok_or_else(|| Error::Other(format!("no list page {i}")))?;
+        self.finish(self.lists.page(self, lp)?)
+    }
+
+    fn finish(&self, page: Page) -> Result<(String, String)> {
+        let html = self.render(&page)?;
+        Ok((page.path, html))
     }
 }

@@ -4,13 +4,14 @@
 
 use super::escape as esc;
 use super::PageCtx;
-use crate::core::model::Snippet;
-use crate::link::{LinkKind, Node};
-use crate::records::{Record, Status, Verdict};
+use crate::records::{Record, Status};
+use crate::view::snippet::Part;
+use crate::view::SnippetView;
 
-/// The HTML of a code block. `snippet` is None for a block the parser did not keep.
+/// The HTML of a code block. `view` is None for a block the parser did not keep.
 /// The block's label ("Example 1: ...") is not repeated: the page shows it just above.
-pub fn render(ctx: &PageCtx<'_>, snippet: Option<&Snippet>, info: &str, text: &str) -> String {
+pub fn render(ctx: &PageCtx<'_>, view: Option<&SnippetView<'_>>, info: &str, text: &str) -> String {
+    let snippet = view.map(|v| v.snippet);
     let lang = info.split_whitespace().next().unwrap_or("");
     let lang = if lang.is_empty() {
         ctx.r.cfg.build.default_code_lang.as_str()
@@ -24,47 +25,38 @@ pub fn render(ctx: &PageCtx<'_>, snippet: Option<&Snippet>, info: &str, text: &s
         .map(|s| format!(" id=\"code-{}\"", esc(&s.id)))
         .unwrap_or_default();
     out.push_str(&format!("<figure class=\"snippet\"{anchor}>"));
-    if let Some(s) = snippet {
-        flags(ctx, s, &mut out);
+    if let Some(v) = view {
+        flags(ctx, v, &mut out);
     }
     out.push_str(&format!(
         "<div class=\"code-wrap\"><button class=\"copy\" type=\"button\" aria-label=\"Copy code\">Copy</button><pre class=\"code\"><code class=\"language-{}\">{code}</code></pre></div>",
         esc(lang)
     ));
-    if let Some(s) = snippet {
-        if s.run.is_some() {
-            out.push_str(&run_box(ctx, s));
-        }
+    if let Some(v) = view.filter(|v| v.snippet.run.is_some()) {
+        out.push_str(&run_box(v));
     }
     out.push_str("</figure>\n");
     out
 }
 
 /// Dead-end warnings and "applies workaround" notes from the link graph.
-fn flags(ctx: &PageCtx<'_>, s: &Snippet, out: &mut String) {
-    let Some(page) = &ctx.page_ref else { return };
-    for l in ctx.r.analysis.graph.links_from_snippet(page, s.index) {
-        let (entry, number) = match &l.to {
-            Node::Workaround { entry, number } | Node::DeadEnd { entry, number } => {
-                (entry, *number)
-            }
-            _ => continue,
-        };
-        let Some(e) = ctx.r.analysis.catalog.entry(entry) else {
-            continue;
-        };
-        if ctx.page_ref.as_ref().is_some_and(|p| p.id == e.id) {
-            continue; // an entry's own code needs no flag pointing at itself
-        }
+fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
+    for f in &v.flags {
+        let (e, number) = (f.entry, f.number);
         let href = ctx.href(&crate::core::urls::entry(&e.id));
-        let why = l
+        let why = f
+            .link
             .evidence
             .first()
-            .map(|ev| format!(" <span class=\"evidence\">({})</span>", esc(&ev.signal)))
+            .map(|ev| {
+                format!(
+                    " <span class=\"evidence\">({})</span>",
+                    esc(&ev.signal.to_string())
+                )
+            })
             .unwrap_or_default();
-        match l.kind {
-            LinkKind::DeadEnd => {
-                let d = e.dead_ends.iter().find(|d| d.number == number);
+        match f.part {
+            Part::DeadEnd(d) => {
                 let (summary, rate) = d
                     .map(|d| (d.summary.as_str(), d.fail_rate))
                     .unwrap_or(("", 0));
@@ -73,8 +65,7 @@ fn flags(ctx: &PageCtx<'_>, s: &Snippet, out: &mut String) {
                     esc(&e.message), esc(summary)
                 ));
             }
-            LinkKind::Applies => {
-                let w = e.workarounds.iter().find(|w| w.number == number);
+            Part::Workaround(w) => {
                 let (summary, rate) = w
                     .map(|w| (w.summary.as_str(), w.success_rate))
                     .unwrap_or(("", 0));
@@ -83,25 +74,13 @@ fn flags(ctx: &PageCtx<'_>, s: &Snippet, out: &mut String) {
                     esc(&e.message), esc(&truncate(summary, 140))
                 ));
             }
-            _ => {}
         }
     }
 }
 
-/// Verdict as a word and a CSS class.
-pub fn verdict_label(v: Verdict) -> (&'static str, &'static str) {
-    match v {
-        Verdict::Confirmed => ("confirmed", "ok"),
-        Verdict::Contradicted => ("contradicted", "bad"),
-        Verdict::DifferentError => ("different error", "bad"),
-        Verdict::TimedOut => ("timed out", "warn"),
-        Verdict::Skipped => ("skipped", "muted"),
-    }
-}
-
 /// The claim and what the run found.
-fn run_box(ctx: &PageCtx<'_>, s: &Snippet) -> String {
-    let Some(run) = &s.run else {
+fn run_box(v: &SnippetView<'_>) -> String {
+    let Some(run) = &v.snippet.run else {
         return String::new();
     };
     let mut needs = Vec::new();
@@ -124,13 +103,9 @@ fn run_box(ctx: &PageCtx<'_>, s: &Snippet) -> String {
         "<span class=\"claim\">The text claims: <strong>{}</strong></span>{needs}",
         esc(&run.claim.describe())
     );
-    let status = match &ctx.page_ref {
-        Some(p) => ctx.r.records.status(p, ctx.snippets, s),
-        None => Status::Missing,
-    };
-    match status {
+    match &v.status {
         Status::Fresh(rec) => {
-            let (word, class) = verdict_label(rec.verdict);
+            let (word, class) = (rec.verdict.word(), rec.verdict.class());
             // A run that contradicts the text is shown open: readers must not miss it.
             let open = if class == "bad" { " open" } else { "" };
             format!(
@@ -139,7 +114,7 @@ fn run_box(ctx: &PageCtx<'_>, s: &Snippet) -> String {
             )
         }
         Status::Stale(rec) => {
-            let (word, _) = verdict_label(rec.verdict);
+            let word = rec.verdict.word();
             format!(
                 "<details class=\"run run-stale\"><summary>{claim} <span class=\"verdict verdict-muted\">Changed since its last run ({word} on {})</span></summary>{}</details>",
                 esc(&rec.date),

@@ -9,8 +9,9 @@
 //! term frequency (BM25F); the query side multiplies by the term's idf, computed from the
 //! posting list's length.
 
+use crate::core::model::Catalog;
+use crate::link::Graph;
 use crate::search::{normalise, tokenise};
-use crate::site::Analysis;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -106,9 +107,8 @@ fn sum<'a>(parts: impl Iterator<Item = &'a Counts>) -> Counts {
 }
 
 /// Articles that discuss each entry: the link graph's `discusses` links and `errors:` lists.
-fn articles_by_entry(analysis: &Analysis) -> HashMap<&str, Vec<usize>> {
+fn articles_by_entry<'a>(cat: &'a Catalog, graph: &'a Graph) -> HashMap<&'a str, Vec<usize>> {
     use crate::link::{LinkKind, Node};
-    let cat = &analysis.catalog;
     let mut pos: HashMap<&str, usize> = HashMap::new();
     for (i, a) in cat.articles.iter().enumerate() {
         pos.insert(a.id.as_str(), i);
@@ -119,7 +119,7 @@ fn articles_by_entry(analysis: &Analysis) -> HashMap<&str, Vec<usize>> {
             map.entry(e.as_str()).or_default().push(i);
         }
     }
-    for l in &analysis.graph.links {
+    for l in &graph.links {
         if l.kind != LinkKind::Discusses {
             continue;
         }
@@ -159,9 +159,8 @@ fn impacts(row: &[Counts], avg: &[f64]) -> Vec<(String, u32)> {
 }
 
 /// Build the index from the typed model.
-pub fn build(analysis: &Analysis) -> Index {
-    let cat = &analysis.catalog;
-    let by_entry = articles_by_entry(analysis);
+pub fn build(cat: &Catalog, graph: &Graph) -> Index {
+    let by_entry = articles_by_entry(cat, graph);
     // Articles that any entry links to, numbered in catalog order.
     let mut art_no: BTreeMap<usize, u32> = BTreeMap::new();
     for v in by_entry.values() {

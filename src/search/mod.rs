@@ -9,7 +9,9 @@ pub mod rank;
 pub mod tokenise;
 
 use crate::core::config::Config;
-use crate::site::{Analysis, OutFile};
+use crate::core::model::Catalog;
+use crate::core::output::OutFile;
+use crate::link::Graph;
 
 pub use format::Index;
 
@@ -18,11 +20,12 @@ pub const OFFLINE_GLOBAL: &str = "errbookIndex";
 
 /// The search files of the site (index data and its loader), paths relative to the output dir.
 pub fn output_files(
-    analysis: &Analysis,
+    catalog: &Catalog,
+    graph: &Graph,
     cfg: &Config,
     offline: bool,
 ) -> crate::Result<Vec<OutFile>> {
-    let idx = format::build(analysis);
+    let idx = format::build(catalog, graph);
     let json =
         serde_json::to_string(&idx).map_err(|e| crate::Error::Other(format!("JSON: {e}")))?;
     // The weak threshold travels with the index, so the browser and the terminal agree.

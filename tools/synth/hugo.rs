@@ -4,9 +4,9 @@
 //! highlighter (Chroma, class-based like errbook's).
 
 use super::articles::GenArticle;
-use super::writer::Writer;
 use super::entries::GenEntry;
 use super::text::yaml_str;
+use super::writer::Writer;
 use super::Result;
 use std::fmt::Write;
 

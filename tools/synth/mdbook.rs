@@ -3,8 +3,8 @@
 //! Markdown bodies (mdBook has no front matter, so it is left out).
 
 use super::articles::GenArticle;
-use super::writer::Writer;
 use super::entries::GenEntry;
+use super::writer::Writer;
 use super::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write;

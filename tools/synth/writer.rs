@@ -20,4 +20,3 @@ impl Writer {
         std::fs::write(&path, text).at(&path)
     }
 }
-

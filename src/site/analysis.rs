@@ -1,0 +1,43 @@
+//! Analysis: the stages that only read, load -> parse -> link, with every diagnostic they find.
+//! `check`, `search`, `verify` and `build` all start here.
+
+use crate::core::config::Config;
+use crate::core::diag::Diagnostics;
+use crate::core::model::Catalog;
+use crate::link::Graph;
+use crate::load::SourceFile;
+use crate::records::RecordSet;
+use crate::Result;
+use std::path::Path;
+
+/// Everything known about the content before rendering.
+#[derive(Default)]
+pub struct Analysis {
+    pub files: Vec<SourceFile>,
+    pub catalog: Catalog,
+    pub graph: Graph,
+    pub diags: Diagnostics,
+}
+
+/// load -> parse -> link.
+pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
+    use crate::core::timings::stage;
+    let mut diags = Diagnostics::default();
+    let t = stage("load");
+    let files = crate::load::load_all(root, &mut diags)?;
+    drop(t);
+    let t = stage("parse");
+    let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
+    drop(t);
+    let t = stage("link");
+    let records = RecordSet::load(root, cfg)?;
+    let graph = crate::link::link_with(&catalog, &files, cfg, infer, Some(&records), &mut diags);
+    drop(t);
+    diags.sort();
+    Ok(Analysis {
+        files,
+        catalog,
+        graph,
+        diags,
+    })
+}

@@ -1,0 +1,259 @@
+//! The build: analyse, then render every page and file of the site into a staging folder and
+//! swap it in (`write`). On content errors nothing is written and the old output stays whole.
+
+use super::analysis::{analyse, Analysis};
+use crate::core::config::Config;
+use crate::core::diag::Diagnostics;
+use crate::core::output::OutFile;
+use crate::records::RecordSet;
+use crate::render::Renderer;
+use crate::view::Resolver;
+use crate::Result;
+use std::path::Path;
+
+/// How to build.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Output directory (absolute or relative to the current directory).
+    pub dest: std::path::PathBuf,
+    /// A bundle that works from file://: every link names its file, no fetch, no modules.
+    pub offline: bool,
+    /// Render with one thread (output must be identical).
+    pub single_thread: bool,
+    /// Skip link inference.
+    pub no_infer: bool,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Default)]
+pub struct BuildReport {
+    pub pages: usize,
+    pub files_written: usize,
+    pub millis: u128,
+}
+
+/// The whole pipeline. On content errors nothing is written and the old output stays whole.
+pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
+    build_inner(root, cfg, opts, false).map(|(report, diags, _, _)| (report, diags))
+}
+
+/// `build`, also handing back what it read (for incremental rebuilds).
+pub fn build_keep(
+    root: &Path,
+    cfg: &Config,
+    opts: &BuildOptions,
+) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+    build_inner(root, cfg, opts, true)
+}
+
+/// The pipeline; `keep`: hand back the source texts too (serve compares and re-reads them).
+fn build_inner(
+    root: &Path,
+    cfg: &Config,
+    opts: &BuildOptions,
+    keep: bool,
+) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+    let started = std::time::Instant::now();
+    let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+        let mut analysis = analyse(root, cfg, !opts.no_infer)?;
+        if analysis.diags.has_errors() {
+            return Err(crate::Error::Content {
+                errors: analysis.diags.error_count(),
+                diags: analysis.diags,
+            });
+        }
+        if !keep {
+            // Rendering reads the model, not the sources: free their text (a tenth of the
+            // memory on large catalogs).
+            analysis.files = Vec::new();
+        }
+        let records = RecordSet::load(root, cfg)?;
+        let stage = crate::write::Staging::new(&opts.dest)?;
+        let (pages, files) = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
+        let t = crate::core::timings::stage("write");
+        stage.commit(&opts.dest)?;
+        drop(t);
+        let report = BuildReport {
+            pages,
+            files_written: files,
+            millis: started.elapsed().as_millis(),
+        };
+        Ok((report, analysis.diags.clone(), analysis, records))
+    };
+    if opts.single_thread {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .map_err(|e| crate::Error::Other(format!("thread pool: {e}")))?;
+        pool.install(run)
+    } else {
+        run()
+    }
+}
+
+/// Render every page and file of the site into `stage`; returns (pages, files).
+pub fn render_into(
+    root: &Path,
+    cfg: &Config,
+    analysis: &Analysis,
+    records: &RecordSet,
+    offline: bool,
+    stage: &crate::write::Staging,
+) -> Result<(usize, usize)> {
+    use rayon::prelude::*;
+    let t = crate::core::timings::stage("render");
+    let cat = &analysis.catalog;
+    let mut r = Renderer::new(root, cfg, cat, offline)?;
+    r.highlights = crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang);
+    let resolver = Resolver::new(cat, &analysis.graph, records);
+    let jobs = jobs(cat, r.lists.pages.len());
+    let paths: Vec<String> = jobs
+        .par_iter()
+        .map(|j| {
+            let out = run_job(&r, &resolver, j)?;
+            stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
+            if let Some(f) = &out.json {
+                stage.write(&f.path, &f.bytes)?;
+            }
+            Ok(out.path)
+        })
+        .collect::<Result<_>>()?;
+    let mut files = paths.len() + cat.entries.len();
+    drop(t);
+
+    // Feeds, search index, theme and site files.
+    let t = crate::core::timings::stage("index");
+    let mut extra = catalog_files(cfg, &resolver, &paths, offline, Wanted::ALL)?;
+    let (light, dark) = crate::render::highlight::stylesheets()?;
+    extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
+    extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
+    for f in &extra {
+        stage.write(&f.path, &f.bytes)?;
+    }
+    files += extra.len();
+    files += stage.copy_tree(&cfg.theme_dir(root).join("static"), "theme/")?;
+    files += stage.copy_tree(&root.join("static"), "")?;
+    drop(t);
+    Ok((paths.len(), files))
+}
+
+/// One unit of rendering work; each resolves its view in the worker that renders it.
+#[derive(Debug, Clone, Copy)]
+pub enum Job {
+    Entry(usize),
+    Article(usize),
+    /// Index into the renderer's list pages.
+    List(usize),
+}
+
+/// Every page of the site, in a stable order: entries, articles, list pages.
+pub fn jobs(cat: &crate::core::model::Catalog, lists: usize) -> Vec<Job> {
+    let mut out: Vec<Job> = (0..cat.entries.len()).map(Job::Entry).collect();
+    out.extend((0..cat.articles.len()).map(Job::Article));
+    out.extend((0..lists).map(Job::List));
+    out
+}
+
+/// What one job makes: a page (its site path and HTML) and, for an entry, its JSON.
+pub struct JobOutput {
+    pub path: String,
+    pub html: String,
+    pub json: Option<OutFile>,
+}
+
+/// Resolve the job's view once, and render its page (and an entry's JSON) from it.
+pub fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> Result<JobOutput> {
+    let cat = resolver.catalog;
+    let missing = || crate::Error::Other(format!("no page for {job:?}"));
+    Ok(match *job {
+        Job::Entry(i) => {
+            let e = cat.entries.get(i).ok_or_else(missing)?;
+            let v = resolver.entry(e);
+            let (path, html) = r.entry(&v)?;
+            let json = crate::render::api::entry(&v);
+            let json = OutFile::new(crate::core::urls::entry_json(&e.id), to_json(&json)?);
+            JobOutput {
+                path,
+                html,
+                json: Some(json),
+            }
+        }
+        Job::Article(i) => {
+            let a = cat.articles.get(i).ok_or_else(missing)?;
+            let (path, html) = r.article(&resolver.article(a))?;
+            JobOutput {
+                path,
+                html,
+                json: None,
+            }
+        }
+        Job::List(i) => {
+            let (path, html) = r.list(i)?;
+            JobOutput {
+                path,
+                html,
+                json: None,
+            }
+        }
+    })
+}
+
+/// Which catalog-wide files to make (a full build makes all; an incremental one what changed).
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted {
+    pub catalog: bool,
+    pub links: bool,
+    pub sitemap: bool,
+    pub feed: bool,
+    pub search: bool,
+}
+
+impl Wanted {
+    pub const ALL: Wanted = Wanted {
+        catalog: true,
+        links: true,
+        sitemap: true,
+        feed: true,
+        search: true,
+    };
+}
+
+/// The files made from the whole catalog: catalog and graph JSON, sitemap, feed, search index.
+/// `paths`: site paths of every page.
+pub fn catalog_files(
+    cfg: &Config,
+    resolver: &Resolver<'_>,
+    paths: &[String],
+    offline: bool,
+    want: Wanted,
+) -> Result<Vec<OutFile>> {
+    let (cat, graph) = (resolver.catalog, resolver.graph);
+    let mut out = Vec::new();
+    if want.catalog {
+        let _t = crate::core::timings::stage("  catalog.json");
+        let discussed = resolver.discussed_by_article();
+        let v = crate::render::api::catalog(cat, &discussed, cfg);
+        out.push(OutFile::new("api/catalog.json", to_json(&v)?));
+    }
+    if want.links {
+        let _t = crate::core::timings::stage("  links.json");
+        out.push(OutFile::new("api/links.json", to_json(graph)?));
+    }
+    if want.sitemap {
+        let xml = crate::render::feeds::sitemap(cfg, paths);
+        out.push(OutFile::new("sitemap.xml", xml.into_bytes()));
+    }
+    if want.feed {
+        let xml = crate::render::feeds::atom(cfg, cat);
+        out.push(OutFile::new("feed.xml", xml.into_bytes()));
+    }
+    if want.search {
+        let _t = crate::core::timings::stage("  search");
+        out.extend(crate::search::output_files(cat, graph, cfg, offline)?);
+    }
+    Ok(out)
+}
+
+pub fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(v).map_err(|e| crate::Error::Other(format!("JSON: {e}")))
+}

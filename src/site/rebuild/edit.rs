@@ -1,0 +1,233 @@
+//! One update's edit of the kept state: each changed file is forgotten (its entry or article
+//! taken out of the catalog) and read again, and what changed is noted (the pages touched, the
+//! facets they are listed under, what list pages show of them) so the update knows what to
+//! render. Everything taken out is kept, so a change that does not build is put back whole.
+
+use super::affected::{entry_facets, listed_article, listed_entry, Changes};
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::model::{Article, Entry, PageKind};
+use crate::link::Graph;
+use crate::load::SourceFile;
+use crate::parse::Parsed;
+use crate::site::Analysis;
+use crate::Result;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+pub(super) struct Edit {
+    old_graph: Graph,
+    old_files: Vec<SourceFile>,
+    /// What the catalog lost and gained, to put it back.
+    removed_entries: Vec<Entry>,
+    removed_articles: Vec<Article>,
+    added_entries: Vec<String>,
+    added_articles: Vec<String>,
+    /// Parse diagnostics of every content file, the changed ones as they are now.
+    file_diags: HashMap<PathBuf, Vec<Diagnostic>>,
+    /// Pages whose files changed (old and new IDs).
+    touched: BTreeSet<(PageKind, String)>,
+    /// Facet pages (domain, category, code) of the touched entries, old and new.
+    facets: BTreeSet<String>,
+    /// What list pages show of the touched files, before and after.
+    listed_before: Vec<String>,
+    listed_after: Vec<String>,
+}
+
+impl Edit {
+    /// Start editing `next`; its graph is set aside (the new one is made after the edit).
+    pub(super) fn new(next: &mut Analysis, file_diags: HashMap<PathBuf, Vec<Diagnostic>>) -> Edit {
+        Edit {
+            old_graph: std::mem::take(&mut next.graph),
+            old_files: next.files.clone(),
+            removed_entries: Vec::new(),
+            removed_articles: Vec::new(),
+            added_entries: Vec::new(),
+            added_articles: Vec::new(),
+            file_diags,
+            touched: BTreeSet::new(),
+            facets: BTreeSet::new(),
+            listed_before: Vec::new(),
+            listed_after: Vec::new(),
+        }
+    }
+
+    /// Forget what the file at `path` was, and read and parse what it is now (a deleted file
+    /// stays forgotten; an unreadable one becomes its diagnostic).
+    pub(super) fn apply_file(
+        &mut self,
+        next: &mut Analysis,
+        root: &Path,
+        path: &Path,
+        timeout: u64,
+    ) -> Result<()> {
+        self.forget(next, path);
+        if !root.join(path).is_file() {
+            return Ok(());
+        }
+        let kind = if path.starts_with(crate::core::ids::ERRORS_DIR) {
+            PageKind::Entry
+        } else {
+            PageKind::Article
+        };
+        let file = match crate::load::read_one(root, kind, path)? {
+            Ok(f) => f,
+            Err(d) => {
+                self.file_diags.insert(path.to_path_buf(), vec![d]);
+                return Ok(());
+            }
+        };
+        let (parsed, d) = crate::parse::parse_file(&file, timeout);
+        let mut d = d.items;
+        match parsed {
+            Parsed::Entry(e) => self.add_entry(next, e, &file, &mut d),
+            Parsed::Article(a) => self.add_article(next, a, &file, &mut d),
+            Parsed::Failed => {}
+        }
+        self.file_diags.insert(path.to_path_buf(), d);
+        let at = next.files.partition_point(|f| f.path < file.path);
+        next.files.insert(at, file);
+        Ok(())
+    }
+
+    fn forget(&mut self, next: &mut Analysis, path: &Path) {
+        if let Some(i) = next.files.iter().position(|f| f.path == path) {
+            next.files.remove(i);
+        }
+        self.file_diags.remove(path);
+        let cat = &mut next.catalog;
+        if let Some(i) = cat.entries.iter().position(|e| e.source == path) {
+            let e = cat.entries.remove(i);
+            self.touched.insert((PageKind::Entry, e.id.clone()));
+            self.facets.extend(entry_facets(&e));
+            self.listed_before.push(listed_entry(&e));
+            self.removed_entries.push(e);
+        }
+        if let Some(i) = cat.articles.iter().position(|a| a.source == path) {
+            let a = cat.articles.remove(i);
+            self.touched.insert((PageKind::Article, a.id.clone()));
+            self.listed_before.push(listed_article(&a));
+            self.removed_articles.push(a);
+        }
+    }
+
+    fn add_entry(
+        &mut self,
+        next: &mut Analysis,
+        e: Entry,
+        file: &SourceFile,
+        d: &mut Vec<Diagnostic>,
+    ) {
+        self.touched.insert((PageKind::Entry, e.id.clone()));
+        self.facets.extend(entry_facets(&e));
+        self.listed_after.push(listed_entry(&e));
+        let cat = &mut next.catalog;
+        match cat.entries.binary_search_by(|x| x.id.cmp(&e.id)) {
+            Ok(i) => d.push(duplicate_id(file, &e.id, &cat.entries[i].source)),
+            Err(i) => {
+                self.added_entries.push(e.id.clone());
+                cat.entries.insert(i, e);
+            }
+        }
+    }
+
+    fn add_article(
+        &mut self,
+        next: &mut Analysis,
+        a: Article,
+        file: &SourceFile,
+        d: &mut Vec<Diagnostic>,
+    ) {
+        self.touched.insert((PageKind::Article, a.id.clone()));
+        self.listed_after.push(listed_article(&a));
+        let cat = &mut next.catalog;
+        match cat.articles.binary_search_by(|x| x.id.cmp(&a.id)) {
+            Ok(i) => d.push(duplicate_id(file, &a.id, &cat.articles[i].source)),
+            Err(i) => {
+                self.added_articles.push(a.id.clone());
+                cat.articles.insert(i, a);
+            }
+        }
+    }
+
+    /// The one page edited in place (one file, same ID, listed the same way, no parse error),
+    /// if that is what this edit is.
+    pub(super) fn single_page(&self, rel: &[PathBuf]) -> Option<(PageKind, String)> {
+        let [path] = rel else { return None };
+        let clean = !self
+            .file_diags
+            .get(path)
+            .is_some_and(|d| d.iter().any(|d| d.is_error()));
+        let one = self.touched.len() == 1
+            && self.listed_before.len() == 1
+            && self.listed_after.len() == 1;
+        (one && clean)
+            .then(|| self.touched.iter().next().cloned())
+            .flatten()
+    }
+
+    pub(super) fn take_old_graph(&mut self) -> Graph {
+        std::mem::take(&mut self.old_graph)
+    }
+
+    pub(super) fn put_old_graph(&mut self, g: Graph) {
+        self.old_graph = g;
+    }
+
+    /// Every file's parse diagnostics (the link stage adds its own).
+    pub(super) fn parse_diagnostics(&self) -> Diagnostics {
+        let mut diags = Diagnostics::default();
+        for d in self.file_diags.values() {
+            diags.extend(d.iter().cloned());
+        }
+        diags
+    }
+
+    /// What the edit changed, against the graph made from it.
+    pub(super) fn changes(&self, new_graph: &Graph) -> Changes {
+        let (pages, graph) = super::affected::pages(&self.old_graph, new_graph, &self.touched);
+        Changes {
+            pages,
+            touched: self.touched.clone(),
+            facets: self.facets.clone(),
+            listed: self.listed_before != self.listed_after,
+            graph,
+        }
+    }
+
+    pub(super) fn into_file_diags(self) -> HashMap<PathBuf, Vec<Diagnostic>> {
+        self.file_diags
+    }
+
+    /// Put the catalog, the graph and the files back as they were before the edit.
+    pub(super) fn revert(self, mut a: Analysis) -> Analysis {
+        let cat = &mut a.catalog;
+        cat.entries.retain(|e| !self.added_entries.contains(&e.id));
+        cat.articles
+            .retain(|x| !self.added_articles.contains(&x.id));
+        cat.entries.extend(self.removed_entries);
+        cat.articles.extend(self.removed_articles);
+        cat.sort();
+        a.graph = self.old_graph;
+        a.files = self.old_files;
+        a
+    }
+}
+
+// TODO(merge): parse::duplicate_id replaces this copy.
+fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
+    let needle = if file.kind == PageKind::Entry {
+        "**ID:**"
+    } else {
+        "id:"
+    };
+    let at = file.text.find(needle).unwrap_or(0);
+    Diagnostic::at(
+        Code::DuplicateId,
+        &file.path,
+        &file.text,
+        at,
+        needle.len(),
+        format!("the ID `{id}` is already used by {}", first.display()),
+    )
+    .hint("give each file its own ID (the ID follows the file path)")
+}

@@ -1,0 +1,221 @@
+//! Rebuild: incremental builds for `serve`. After a content file changes, only that file is
+//! read and parsed again (`edit`), the link graph is rebuilt, and only the pages that can show
+//! something of it are rendered again (`affected`): its own page, the pages at either end of its
+//! links (before and after the change, and every link that appeared or went away), the index
+//! pages of its domain, category and code, the lists, the JSON, the feeds and the search index
+//! (`output`). A page is written only when its bytes differ from what is on disk, so unaffected
+//! pages keep their mtime.
+//!
+//! Anything else that changes (book.toml, the theme, static files, verification records) makes
+//! a full build. The result is byte-for-byte what a full build of the same content writes
+//! (tests/incremental.rs checks it).
+
+mod affected;
+mod edit;
+mod output;
+
+use super::build::{build_keep, BuildOptions, BuildReport};
+use super::Analysis;
+use crate::core::config::Config;
+use crate::core::diag::{Diagnostic, Diagnostics};
+use crate::records::RecordSet;
+use crate::{Error, Result};
+use edit::Edit;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What one update did.
+#[derive(Debug, Default, Clone)]
+pub struct Update {
+    /// Pages and files rendered again.
+    pub rendered: usize,
+    /// Of those, the ones whose bytes changed and were written.
+    pub written: Vec<String>,
+    pub full: bool,
+    pub millis: u128,
+}
+
+/// The state `serve` keeps between builds.
+pub struct Live {
+    root: PathBuf,
+    cfg: Config,
+    opts: BuildOptions,
+    analysis: Analysis,
+    records: RecordSet,
+    /// Diagnostics of each content file from its last parse (link diagnostics are recomputed).
+    file_diags: HashMap<PathBuf, Vec<Diagnostic>>,
+    /// Changed paths of an update that failed: applied again with the next one.
+    pending: Vec<PathBuf>,
+}
+
+impl Live {
+    /// A full build; keeps what later updates need. Content errors come back as `Error::Content`.
+    pub fn start(root: &Path, opts: &BuildOptions) -> Result<(Live, BuildReport, Diagnostics)> {
+        let cfg = Config::load(root)?;
+        let (report, diags, analysis, records) = build_keep(root, &cfg, opts)?;
+        let mut file_diags: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+        // Parse diagnostics only (warnings): link diagnostics are recomputed on every update.
+        for f in &analysis.files {
+            let (_, d) = crate::parse::parse_file(f, cfg.verify.timeout_s);
+            file_diags.insert(f.path.clone(), d.items);
+        }
+        let live = Live {
+            root: root.to_path_buf(),
+            cfg,
+            opts: opts.clone(),
+            analysis,
+            records,
+            file_diags,
+            pending: Vec::new(),
+        };
+        Ok((live, report, diags))
+    }
+
+    /// Apply a batch of changed paths (absolute or relative to the root).
+    pub fn update(&mut self, changed: &[PathBuf]) -> Result<(Update, Diagnostics)> {
+        self.update_then(changed, &mut |_, _| {})
+    }
+
+    /// `update`, calling `early` as soon as the edited page itself is on disk: when one entry or
+    /// article was edited (same ID, no errors), its page is rendered with the links as they were
+    /// and written first, so the author sees the edit at once; the link graph, the pages at the
+    /// other ends of its links, the lists and the search index follow. `early` gets the site
+    /// path of the page and the milliseconds since the update began.
+    pub fn update_then(
+        &mut self,
+        changed: &[PathBuf],
+        early: &mut dyn FnMut(&str, u128),
+    ) -> Result<(Update, Diagnostics)> {
+        let started = Instant::now();
+        let mut rel: Vec<PathBuf> = std::mem::take(&mut self.pending);
+        rel.extend(changed.iter().map(|p| {
+            let p = p.strip_prefix(&self.root).unwrap_or(p);
+            p.strip_prefix("./").unwrap_or(p).to_path_buf()
+        }));
+        rel.sort();
+        rel.dedup();
+        // Folders (their files report for themselves) and files saved without a change.
+        rel.retain(|p| !self.root.join(p).is_dir() && !self.unchanged(p));
+        if rel.is_empty() {
+            return Ok((Update::default(), self.analysis.diags.clone()));
+        }
+        let result = self.update_rel(&rel, started, early);
+        if result.is_err() {
+            self.pending = rel;
+        }
+        result
+    }
+
+    /// A content file whose text is what the last build read.
+    fn unchanged(&self, rel: &Path) -> bool {
+        let Some(f) = self.analysis.files.iter().find(|f| f.path == rel) else {
+            return false;
+        };
+        match std::fs::read(self.root.join(rel)) {
+            Ok(bytes) => crate::load::check_text(rel, bytes).is_ok_and(|t| t == f.text),
+            Err(_) => false,
+        }
+    }
+
+    fn update_rel(
+        &mut self,
+        rel: &[PathBuf],
+        started: Instant,
+        early: &mut dyn FnMut(&str, u128),
+    ) -> Result<(Update, Diagnostics)> {
+        let content_only = rel.iter().all(|p| {
+            (p.starts_with(crate::core::ids::ERRORS_DIR)
+                || p.starts_with(crate::core::ids::ARTICLES_DIR))
+                && p.extension().is_some_and(|e| e == "md")
+        });
+        if !content_only {
+            let (live, report, diags) = Live::start(&self.root, &self.opts)?;
+            *self = live;
+            let up = Update {
+                rendered: report.files_written,
+                written: Vec::new(),
+                full: true,
+                millis: started.elapsed().as_millis(),
+            };
+            return Ok((up, diags));
+        }
+        self.apply(rel, started, early)
+    }
+
+    /// Apply the edits of `rel` to the kept state: re-read the files, write the edited page
+    /// early, relink, and write what the change affects. On any failure the state is put back.
+    fn apply(
+        &mut self,
+        rel: &[PathBuf],
+        started: Instant,
+        early: &mut dyn FnMut(&str, u128),
+    ) -> Result<(Update, Diagnostics)> {
+        // Work on the state itself (a deep copy of a large catalog costs more than the whole
+        // update); `Edit::revert` puts it back if the change does not build.
+        let mut next = std::mem::take(&mut self.analysis);
+        let mut edit = Edit::new(&mut next, self.file_diags.clone());
+        for path in rel {
+            if let Err(e) = edit.apply_file(&mut next, &self.root, path, self.cfg.verify.timeout_s)
+            {
+                self.analysis = edit.revert(next);
+                return Err(e);
+            }
+        }
+        let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
+        let mut diags = edit.parse_diagnostics();
+        next.graph = crate::link::link_with(
+            &next.catalog,
+            &next.files,
+            &self.cfg,
+            !self.opts.no_infer,
+            Some(&self.records),
+            &mut diags,
+        );
+        diags.sort();
+        if diags.has_errors() {
+            self.analysis = edit.revert(next);
+            return Err(Error::Content {
+                errors: diags.error_count(),
+                diags,
+            });
+        }
+        next.diags = diags.clone();
+        let changes = edit.changes(&next.graph);
+        match self.write_affected(&next, &changes) {
+            Ok(mut up) => {
+                if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {
+                    up.written.push(f);
+                    up.written.sort();
+                }
+                self.file_diags = edit.into_file_diags();
+                self.analysis = next;
+                up.millis = started.elapsed().as_millis();
+                Ok((up, diags))
+            }
+            Err(e) => {
+                self.analysis = edit.revert(next);
+                Err(e)
+            }
+        }
+    }
+
+    /// One page edited in place (same ID, no parse errors): render and write it now, with the
+    /// links as they were; its output file when its bytes changed.
+    fn write_early(
+        &self,
+        next: &mut Analysis,
+        edit: &mut Edit,
+        rel: &[PathBuf],
+        started: Instant,
+        early: &mut dyn FnMut(&str, u128),
+    ) -> Option<String> {
+        let page = edit.single_page(rel)?;
+        next.graph = edit.take_old_graph();
+        let written = self.write_page(next, &page).ok();
+        edit.put_old_graph(std::mem::take(&mut next.graph));
+        let (site, wrote) = written?;
+        early(&site, started.elapsed().as_millis());
+        wrote.then(|| crate::core::urls::file_of(&site))
+    }
+}

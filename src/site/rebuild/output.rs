@@ -1,0 +1,182 @@
+//! What an update writes: the edited page first, then every page the change affects, the lists
+//! whose lines changed, the edited entries' JSON and the catalog-wide files; only files whose
+//! bytes differ are written (atomically), and pages that went away are removed.
+
+use super::affected::Changes;
+use super::{Live, Update};
+use crate::core::model::{Catalog, PageKind};
+use crate::core::urls;
+use crate::render::Renderer;
+use crate::site::build::{catalog_files, run_job, Job, Wanted};
+use crate::site::Analysis;
+use crate::view::Resolver;
+use crate::{Error, Result};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The render job of page (kind, id), if the catalog has it.
+fn job_of(cat: &Catalog, kind: PageKind, id: &str) -> Option<Job> {
+    match kind {
+        PageKind::Entry => cat
+            .entries
+            .binary_search_by(|e| e.id.as_str().cmp(id))
+            .ok()
+            .map(Job::Entry),
+        PageKind::Article => cat
+            .articles
+            .binary_search_by(|x| x.id.as_str().cmp(id))
+            .ok()
+            .map(Job::Article),
+    }
+}
+
+/// Write `bytes` at `rel` under `dest` unless the file already holds them; whether it wrote.
+fn write_if_changed(dest: &Path, rel: &str, bytes: &[u8]) -> Result<bool> {
+    let target = dest.join(rel);
+    if std::fs::read(&target).ok().as_deref() == Some(bytes) {
+        return Ok(false);
+    }
+    crate::core::fs::write_atomic(&target, bytes)?;
+    Ok(true)
+}
+
+/// The site paths of the list pages to redraw: all lists and the touched facets when what lists
+/// show changed.
+fn lists_to_redraw(ch: &Changes) -> HashSet<String> {
+    let mut lists: HashSet<String> = HashSet::new();
+    if ch.listed {
+        let all = [
+            "",
+            "errors/",
+            "articles/",
+            "domains/",
+            "categories/",
+            "codes/",
+        ];
+        lists.extend(all.iter().map(|s| s.to_string()));
+        lists.extend(ch.facets.iter().cloned());
+    }
+    lists
+}
+
+impl Live {
+    fn renderer<'a>(&'a self, a: &'a Analysis) -> Result<Renderer<'a>> {
+        Renderer::new(&self.root, &self.cfg, &a.catalog, self.opts.offline)
+    }
+
+    /// Render one entry or article page of `a` and write it if its bytes changed; its site path
+    /// and whether it was written.
+    pub(super) fn write_page(
+        &self,
+        a: &Analysis,
+        page: &(PageKind, String),
+    ) -> Result<(String, bool)> {
+        let r = self.renderer(a)?;
+        let resolver = Resolver::new(&a.catalog, &a.graph, &self.records);
+        let job = job_of(&a.catalog, page.0, &page.1)
+            .ok_or_else(|| Error::Other(format!("no page for {}", page.1)))?;
+        let out = run_job(&r, &resolver, &job)?;
+        let wrote = write_if_changed(
+            &self.opts.dest,
+            &urls::file_of(&out.path),
+            out.html.as_bytes(),
+        )?;
+        Ok((out.path, wrote))
+    }
+
+    /// Render the affected pages and every catalog-wide file; write what changed.
+    pub(super) fn write_affected(&self, next: &Analysis, ch: &Changes) -> Result<Update> {
+        use rayon::prelude::*;
+        let r = self.renderer(next)?;
+        let resolver = Resolver::new(&next.catalog, &next.graph, &self.records);
+        let cat = &next.catalog;
+        let mut jobs: Vec<Job> = ch
+            .pages
+            .iter()
+            .filter_map(|(kind, id)| job_of(cat, *kind, id))
+            .collect();
+        let lists = lists_to_redraw(ch);
+        let mut gone_facets: HashSet<&String> = ch.facets.iter().collect();
+        // Site paths of every page, for the sitemap (in the order of a full build).
+        let mut all_paths: Vec<String> = cat.entries.iter().map(|e| urls::entry(&e.id)).collect();
+        all_paths.extend(cat.articles.iter().map(|a| urls::article(&a.id)));
+        for (i, p) in r.lists.pages.iter().enumerate() {
+            gone_facets.remove(&p.path);
+            all_paths.push(p.path.clone());
+            if lists.contains(&p.path) {
+                jobs.push(Job::List(i));
+            }
+        }
+        let touched_entry = |j: &Job| match j {
+            Job::Entry(i) => ch
+                .touched
+                .contains(&(PageKind::Entry, cat.entries[*i].id.clone())),
+            _ => false,
+        };
+        let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+        for (job, o) in jobs
+            .par_iter()
+            .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
+            .collect::<Result<Vec<_>>>()?
+        {
+            let touched = touched_entry(&job);
+            out.push((urls::file_of(&o.path), o.html.into_bytes()));
+            // An entry's JSON changes only with the entry itself.
+            if let Some(json) = o.json.filter(|_| touched) {
+                out.push((json.path, json.bytes));
+            }
+        }
+        let want = Wanted {
+            catalog: ch.listed || ch.graph,
+            links: ch.graph,
+            sitemap: ch.listed,
+            feed: ch.touched.iter().any(|(k, _)| *k == PageKind::Article),
+            search: true,
+        };
+        let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
+        out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
+        let dest = &self.opts.dest;
+        let mut written: Vec<String> = out
+            .par_iter()
+            .filter_map(|(rel, bytes)| match write_if_changed(dest, rel, bytes) {
+                Ok(true) => Some(Ok(rel.clone())),
+                Ok(false) => None,
+                Err(e) => Some(Err(e)),
+            })
+            .collect::<Result<_>>()?;
+        written.sort();
+        self.remove_gone(next, ch, gone_facets);
+        Ok(Update {
+            rendered: out.len(),
+            written,
+            full: false,
+            millis: 0,
+        })
+    }
+
+    /// Index pages of a facet that lost its last entry, and pages of entries or articles that no
+    /// longer exist.
+    fn remove_gone(&self, next: &Analysis, ch: &Changes, gone_facets: HashSet<&String>) {
+        let (dest, cat) = (&self.opts.dest, &next.catalog);
+        for f in gone_facets {
+            let _ = std::fs::remove_dir_all(dest.join(f));
+        }
+        for (kind, id) in &ch.touched {
+            let gone = match kind {
+                PageKind::Entry => cat.entry(id).is_none(),
+                PageKind::Article => cat.article(id).is_none(),
+            };
+            if !gone {
+                continue;
+            }
+            let site = match kind {
+                PageKind::Entry => urls::entry(id),
+                PageKind::Article => urls::article(id),
+            };
+            let _ = std::fs::remove_dir_all(dest.join(&site));
+            if *kind == PageKind::Entry {
+                let _ = std::fs::remove_file(dest.join(urls::entry_json(id)));
+            }
+        }
+    }
+}
