@@ -24,7 +24,7 @@ pub(crate) fn run(
     };
     match errbook::site::build(root, &cfg, &opts) {
         Ok((report, diags)) => {
-            diags.print();
+            super::print_diagnostics(&diags);
             eprintln!(
                 "built {} pages ({} files) into {} in {} ms{}",
                 report.pages,
@@ -40,7 +40,7 @@ pub(crate) fn run(
             Ok(ExitCode::SUCCESS)
         }
         Err(Error::Content { errors, diags }) => {
-            diags.print();
+            super::print_diagnostics(&diags);
             eprintln!(
                 "build failed: {errors} error(s); nothing was written, {} is unchanged",
                 dest.display()

@@ -25,11 +25,8 @@ pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
         }
         Err(e) => return Err(e),
     };
-    let mut state = errbook::site::analyse(root, &cfg, true)?;
-    let records =
-        errbook::site::check::records(&state, &errbook::records::RecordSet::load(root, &cfg)?);
-    state.diags.extend(records);
-    state.diags.print();
+    let state = errbook::site::check::check(root, &cfg)?;
+    super::print_diagnostics(&state.diags);
     for f in links_of {
         print!("{}", errbook::link::explain::explain(&state, f));
     }

@@ -53,6 +53,7 @@ pub fn spawn(
     listener: std::net::TcpListener,
     root: PathBuf,
     reload: Arc<Reload>,
+    sink: super::run::Sink,
 ) -> crate::Result<()> {
     use crate::Error;
     listener
@@ -75,7 +76,7 @@ pub fn spawn(
     std::thread::spawn(move || {
         rt.block_on(async move {
             if let Err(e) = axum::serve(listener, app).await {
-                eprintln!("serve: the HTTP server stopped: {e}");
+                sink(super::run::Event::HttpStopped(e.to_string()));
             }
         })
     });

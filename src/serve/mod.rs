@@ -1,9 +1,10 @@
-//! Serve: the contributor's loop. Build, serve the output on 127.0.0.1 (axum on tokio), watch the
-//! content, theme and configuration (notify), rebuild on change, and reload open pages.
+//! Serve: the contributor's loop (`run`). Build, serve the output on 127.0.0.1 (axum on tokio),
+//! watch the content, theme and configuration (notify), rebuild on change, and reload open pages.
 //!
 //! `http` answers requests (files, 404, the live-reload endpoints); `watch` turns file events
 //! into rebuilds; `reload` is the shared state the two talk through.
 
 pub mod http;
 pub mod reload;
+pub mod run;
 pub mod watch;

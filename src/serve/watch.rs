@@ -22,8 +22,13 @@ pub fn watched(root: &Path, cfg: &crate::core::config::Config) -> Vec<PathBuf> {
     .collect()
 }
 
-/// Block forever, calling `on_change` with each debounced batch of changed paths.
-pub fn run(paths: &[PathBuf], mut on_change: impl FnMut(Vec<PathBuf>)) -> Result<()> {
+/// Block forever, calling `on_change` with each debounced batch of changed paths, and
+/// `on_error` with what the watcher reports.
+pub fn run(
+    paths: &[PathBuf],
+    mut on_change: impl FnMut(Vec<PathBuf>),
+    on_error: impl Fn(String),
+) -> Result<()> {
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(Duration::from_millis(50), None, tx)
         .map_err(|e| Error::Other(format!("cannot watch files: {e}")))?;
@@ -57,7 +62,7 @@ pub fn run(paths: &[PathBuf], mut on_change: impl FnMut(Vec<PathBuf>)) -> Result
             }
             Err(errs) => {
                 for e in errs {
-                    eprintln!("watch error: {e}");
+                    on_error(e.to_string());
                 }
             }
         }

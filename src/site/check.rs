@@ -1,11 +1,22 @@
-//! `check`'s view of the records: a warning for each runnable snippet with no record or a stale
-//! one, each record that matches no snippet any more, and each unreadable record file.
+//! `check`: the analysis with every diagnostic, and its view of the records: a warning for each
+//! runnable snippet with no record or a stale one, each record that matches no snippet any
+//! more, and each unreadable record file.
 
 use super::Analysis;
+use crate::core::config::Config;
 use crate::core::diag::{Code, Diagnostic};
 use crate::records::{RecordSet, Status};
 use std::collections::HashMap;
 use std::path::Path;
+
+/// Analyse the catalog at `root` and add the record diagnostics; nothing is written.
+pub fn check(root: &Path, cfg: &Config) -> crate::Result<Analysis> {
+    let mut analysis = super::analyse(root, cfg, true)?;
+    let set = RecordSet::load(root, cfg)?;
+    let found = records(&analysis, &set);
+    analysis.diags.extend(found);
+    Ok(analysis)
+}
 
 /// The record diagnostics of `analysis` against `set`.
 pub fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {

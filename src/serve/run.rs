@@ -1,0 +1,148 @@
+//! The serve loop: build, serve the output over HTTP, watch what a build reads, apply each
+//! change incrementally (a full build when the previous one failed), and tell open pages to
+//! reload or show the errors. What happens is told to the caller as `Event`s; only the binary
+//! prints them.
+
+use super::{http, reload::Reload, watch};
+use crate::core::config::Config;
+use crate::core::diag::Diagnostics;
+use crate::site::rebuild::Live;
+use crate::site::BuildOptions;
+use crate::{Error, Result};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub addr: SocketAddr,
+}
+
+/// What the serve loop tells its caller.
+#[derive(Debug)]
+pub enum Event {
+    /// The server listens at `url` and serves `dest`.
+    Listening { url: String, dest: PathBuf },
+    /// A build or update succeeded: `pages` pages (or files changed), its warnings.
+    Built {
+        pages: usize,
+        millis: u128,
+        diags: Diagnostics,
+    },
+    /// A build failed on the content: the previous site stays served.
+    ContentFailed { errors: usize, diags: Diagnostics },
+    /// A build failed for another reason.
+    Failed(Error),
+    /// The edited page is on disk; the rest of its update follows.
+    PageWritten { page: String, millis: u128 },
+    /// An update of these files rendered and wrote this much.
+    Updated {
+        changed: Vec<PathBuf>,
+        rendered: usize,
+        written: usize,
+        full: bool,
+    },
+    /// The file watcher reported a problem.
+    WatchError(String),
+    /// The HTTP server stopped.
+    HttpStopped(String),
+}
+
+/// Where events go; called from the serve loop and from the HTTP server's thread.
+pub type Sink = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// Serve the site at `root` until the process ends.
+pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
+    let cfg = Config::load(root)?;
+    let dest = root.join(&cfg.build.output_dir);
+    let build = BuildOptions {
+        dest: dest.clone(),
+        ..Default::default()
+    };
+    let reload = Arc::new(Reload::default());
+    let start = || Live::start(root, &build).map(|(l, r, d)| (l, r.pages, r.millis, d));
+    let mut live = settle(start(), &reload, &sink);
+
+    let listener = std::net::TcpListener::bind(opts.addr)
+        .map_err(|e| Error::Other(format!("cannot listen on {}: {e}", opts.addr)))?;
+    http::spawn(listener, dest.clone(), reload.clone(), sink.clone())?;
+    let url = format!("http://{}/", opts.addr);
+    sink(Event::Listening { url, dest });
+    let paths = watch::watched(root, &cfg);
+    let watch_sink = sink.clone();
+    watch::run(
+        &paths,
+        |changed| {
+            live = match live.take() {
+                Some(l) => update(l, changed, &reload, &sink),
+                None => settle(start(), &reload, &sink),
+            };
+        },
+        move |e| watch_sink(Event::WatchError(e)),
+    )
+}
+
+/// Incremental: only what depends on the changed files is rendered and written.
+fn update(mut l: Live, changed: Vec<PathBuf>, reload: &Reload, sink: &Sink) -> Option<Live> {
+    let result = l.update_then(&changed, &mut |page, millis| {
+        sink(Event::PageWritten {
+            page: page.to_string(),
+            millis,
+        });
+        reload.publish(String::new());
+    });
+    match result {
+        // Nothing really changed (a file saved as it was): no rebuild, no reload.
+        Ok((u, _)) if u.rendered == 0 && !u.full => Some(l),
+        Ok((u, d)) => {
+            sink(Event::Updated {
+                changed,
+                rendered: u.rendered,
+                written: u.written.len(),
+                full: u.full,
+            });
+            settle(Ok((l, u.written.len(), u.millis, d)), reload, sink)
+        }
+        // The last good state stays; the failed files are retried with the next change.
+        Err(e) => {
+            settle(Err(e), reload, sink);
+            Some(l)
+        }
+    }
+}
+
+/// Tell the caller and the open pages how a (re)build went; hand back the state to keep.
+fn settle(
+    result: Result<(Live, usize, u128, Diagnostics)>,
+    reload: &Reload,
+    sink: &Sink,
+) -> Option<Live> {
+    match result {
+        Ok((live, pages, millis, diags)) => {
+            sink(Event::Built {
+                pages,
+                millis,
+                diags,
+            });
+            reload.publish(String::new());
+            Some(live)
+        }
+        Err(Error::Content { errors, diags }) => {
+            let text: Vec<String> = diags
+                .items
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.render(false))
+                .collect();
+            reload.publish(text.join("\n"));
+            sink(Event::ContentFailed { errors, diags });
+            None
+        }
+        Err(e) => {
+            reload.publish(e.to_string());
+            sink(Event::Failed(e));
+            None
+        }
+    }
+}
