@@ -93,6 +93,9 @@ fn main() -> ExitCode {
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };
+    for (stage, ms) in errbook::core::timings::take() {
+        eprintln!("timing: {stage:<8} {ms:>8.1} ms");
+    }
     match result {
         Ok(code) => code,
         Err(e) => {
