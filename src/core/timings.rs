@@ -38,5 +38,8 @@ impl Drop for Stage {
 
 /// The stages noted so far, in the order they ended (empty when timings are off); clears them.
 pub fn take() -> Vec<(&'static str, f64)> {
-    NOTES.lock().map(|mut n| std::mem::take(&mut *n)).unwrap_or_default()
+    NOTES
+        .lock()
+        .map(|mut n| std::mem::take(&mut *n))
+        .unwrap_or_default()
 }

@@ -47,6 +47,14 @@ struct Example {
     why: String,
 }
 
+/// A section beyond the fixed ones (`## Notes`).
+#[derive(Serialize)]
+struct Section {
+    title: String,
+    id: String,
+    html: String,
+}
+
 #[derive(Serialize)]
 struct Discussion {
     href: String,
@@ -100,15 +108,13 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     };
     let workarounds: Vec<Fix> = v.workarounds.iter().map(fix).collect();
     let dead_ends: Vec<Fix> = v.dead_ends.iter().map(fix).collect();
-    let sections: Vec<(String, String, String)> = e
+    let sections: Vec<Section> = e
         .extra_sections
         .iter()
-        .map(|s| {
-            (
-                s.title.clone(),
-                markdown::anchor(&s.title),
-                md(&s.body).html,
-            )
+        .map(|s| Section {
+            title: s.title.clone(),
+            id: markdown::anchor(&s.title),
+            html: md(&s.body).html,
         })
         .collect();
     let discussed: Vec<Discussion> = v

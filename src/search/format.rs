@@ -39,14 +39,30 @@ pub const FIELDS: &[(&str, f64, f64)] = &[
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Index {
     pub v: u32,
-    /// `[id, message, [article numbers]]`, in catalog order.
-    pub docs: Vec<(String, String, Vec<u32>)>,
-    /// `[title, site path]` of the articles results link to.
-    pub arts: Vec<(String, String)>,
+    /// One per entry, in catalog order.
+    pub docs: Vec<Doc>,
+    /// The articles results link to.
+    pub arts: Vec<Art>,
     pub terms: Vec<String>,
     /// Per term: `[doc delta, impact, ...]` with doc numbers increasing.
     pub post: Vec<Vec<u32>>,
 }
+
+/// An entry as the index ships it: `[id, message, [article numbers]]` (a JSON array, the
+/// compact form the browser reads).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Doc(
+    /// The entry ID.
+    pub String,
+    /// Its message.
+    pub String,
+    /// Positions in `Index::arts` of the articles that discuss it.
+    pub Vec<u32>,
+);
+
+/// An article results link to: `[title, site path]`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Art(pub String, pub String);
 
 /// The text of each field of one entry, but the two article fields (counted once per article).
 fn fields(e: &crate::core::model::Entry) -> Vec<String> {
@@ -172,7 +188,7 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
     for (k, (a, n)) in art_no.iter_mut().enumerate() {
         *n = k as u32;
         let art = &cat.articles[*a];
-        arts.push((art.title.clone(), crate::core::urls::article(&art.id)));
+        arts.push(Art(art.title.clone(), crate::core::urls::article(&art.id)));
     }
 
     let nf = FIELDS.len();
@@ -211,11 +227,11 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
         }
     }
     drop(lens);
-    let docs: Vec<(String, String, Vec<u32>)> = cat
+    let docs: Vec<Doc> = cat
         .entries
         .iter()
         .map(|e| {
-            (
+            Doc(
                 e.id.clone(),
                 e.message.clone(),
                 arts_of(e).iter().map(|i| art_no[i]).collect(),

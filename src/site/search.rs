@@ -47,7 +47,7 @@ pub fn search(root: &Path, cfg: &Config, text: &str, limit: usize) -> Result<Ans
         .hits
         .iter()
         .filter_map(|h| {
-            let (id, message, _) = idx.docs.get(h.doc)?;
+            let crate::search::format::Doc(id, message, _) = idx.docs.get(h.doc)?;
             Some(Hit {
                 id: id.clone(),
                 message: message.clone(),

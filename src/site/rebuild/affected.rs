@@ -2,7 +2,7 @@
 //! the old graph and the new) and of every link that appeared or went away; whether what list
 //! pages show changed; the facet pages of the edited entries.
 
-use crate::core::model::{Article, Entry, PageKind};
+use crate::core::model::{Article, Entry, PageKind, PageRef};
 use crate::link::{Graph, Link, Node};
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{Hash, Hasher};
@@ -20,14 +20,18 @@ pub(super) fn entry_facets(e: &Entry) -> Vec<String> {
 }
 
 /// The page a graph node is shown on.
-fn page_of(n: &Node) -> (PageKind, String) {
+fn page_of(n: &Node) -> PageRef {
+    let page = |kind, id: &String| PageRef {
+        kind,
+        id: id.clone(),
+    };
     match n {
-        Node::Entry { id } => (PageKind::Entry, id.clone()),
+        Node::Entry { id } => page(PageKind::Entry, id),
         Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => {
-            (PageKind::Entry, entry.clone())
+            page(PageKind::Entry, entry)
         }
-        Node::Article { id } => (PageKind::Article, id.clone()),
-        Node::Snippet { page, .. } => (page.kind, page.id.clone()),
+        Node::Article { id } => page(PageKind::Article, id),
+        Node::Snippet { page, .. } => page.clone(),
     }
 }
 
@@ -50,9 +54,9 @@ fn link_hash(l: &Link) -> u64 {
 /// What an update changed, for deciding what to render again.
 pub(super) struct Changes {
     /// Entry and article pages to render.
-    pub(super) pages: HashSet<(PageKind, String)>,
+    pub(super) pages: HashSet<PageRef>,
     /// The changed files' pages (old and new IDs).
-    pub(super) touched: BTreeSet<(PageKind, String)>,
+    pub(super) touched: BTreeSet<PageRef>,
     /// Facet pages (domain, category, code) of the touched entries, old and new.
     pub(super) facets: BTreeSet<String>,
     /// Something list pages show changed (a title, message, code, rate; a page came or went).
@@ -61,20 +65,46 @@ pub(super) struct Changes {
     pub(super) graph: bool,
 }
 
-/// What list pages and catalog.json show of an entry.
-pub(super) fn listed_entry(e: &Entry) -> String {
-    format!(
-        "E\u{1}{}\u{1}{}\u{1}{:?}\u{1}{:?}\u{1}{}\u{1}{}",
-        e.id, e.message, e.error_code, e.fix_rate, e.domain, e.category
-    )
+/// What list pages, catalog.json and the sitemap show of a page: when it changes (or a page
+/// comes or goes), the lists are drawn again.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Listed {
+    Entry {
+        id: String,
+        message: String,
+        error_code: Option<String>,
+        fix_rate: Option<u8>,
+        domain: String,
+        category: String,
+    },
+    Article {
+        id: String,
+        title: String,
+        date: String,
+        tags: Vec<String>,
+    },
 }
 
-/// What list pages, catalog.json and the sitemap show of an article.
-pub(super) fn listed_article(a: &Article) -> String {
-    format!(
-        "A\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
-        a.id, a.title, a.date, a.tags
-    )
+impl Listed {
+    pub(super) fn entry(e: &Entry) -> Listed {
+        Listed::Entry {
+            id: e.id.clone(),
+            message: e.message.clone(),
+            error_code: e.error_code.clone(),
+            fix_rate: e.fix_rate,
+            domain: e.domain.clone(),
+            category: e.category.clone(),
+        }
+    }
+
+    pub(super) fn article(a: &Article) -> Listed {
+        Listed::Article {
+            id: a.id.clone(),
+            title: a.title.clone(),
+            date: a.date.clone(),
+            tags: a.tags.clone(),
+        }
+    }
 }
 
 /// Pages that can show something of the touched pages: themselves, both ends of every link
@@ -82,9 +112,9 @@ pub(super) fn listed_article(a: &Article) -> String {
 pub(super) fn pages(
     old: &Graph,
     new: &Graph,
-    touched: &BTreeSet<(PageKind, String)>,
-) -> (HashSet<(PageKind, String)>, bool) {
-    let mut pages: HashSet<(PageKind, String)> = touched.iter().cloned().collect();
+    touched: &BTreeSet<PageRef>,
+) -> (HashSet<PageRef>, bool) {
+    let mut pages: HashSet<PageRef> = touched.iter().cloned().collect();
     let old_set: HashSet<u64> = old.links.iter().map(link_hash).collect();
     let new_set: HashSet<u64> = new.links.iter().map(link_hash).collect();
     let changed = old_set != new_set;

@@ -3,9 +3,9 @@
 //! facets they are listed under, what list pages show of them) so the update knows what to
 //! render. Everything taken out is kept, so a change that does not build is put back whole.
 
-use super::affected::{entry_facets, listed_article, listed_entry, Changes};
+use super::affected::{entry_facets, Changes, Listed};
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
-use crate::core::model::{Article, Entry, PageKind};
+use crate::core::model::{Article, Entry, PageKind, PageRef};
 use crate::link::Graph;
 use crate::load::SourceFile;
 use crate::parse::Parsed;
@@ -25,12 +25,12 @@ pub(super) struct Edit {
     /// Parse diagnostics of every content file, the changed ones as they are now.
     file_diags: HashMap<PathBuf, Vec<Diagnostic>>,
     /// Pages whose files changed (old and new IDs).
-    touched: BTreeSet<(PageKind, String)>,
+    touched: BTreeSet<PageRef>,
     /// Facet pages (domain, category, code) of the touched entries, old and new.
     facets: BTreeSet<String>,
     /// What list pages show of the touched files, before and after.
-    listed_before: Vec<String>,
-    listed_after: Vec<String>,
+    listed_before: Vec<Listed>,
+    listed_after: Vec<Listed>,
 }
 
 impl Edit {
@@ -97,15 +97,21 @@ impl Edit {
         let cat = &mut next.catalog;
         if let Some(i) = cat.entries.iter().position(|e| e.source == path) {
             let e = cat.entries.remove(i);
-            self.touched.insert((PageKind::Entry, e.id.clone()));
+            self.touched.insert(PageRef {
+                kind: PageKind::Entry,
+                id: e.id.clone(),
+            });
             self.facets.extend(entry_facets(&e));
-            self.listed_before.push(listed_entry(&e));
+            self.listed_before.push(Listed::entry(&e));
             self.removed_entries.push(e);
         }
         if let Some(i) = cat.articles.iter().position(|a| a.source == path) {
             let a = cat.articles.remove(i);
-            self.touched.insert((PageKind::Article, a.id.clone()));
-            self.listed_before.push(listed_article(&a));
+            self.touched.insert(PageRef {
+                kind: PageKind::Article,
+                id: a.id.clone(),
+            });
+            self.listed_before.push(Listed::article(&a));
             self.removed_articles.push(a);
         }
     }
@@ -117,9 +123,12 @@ impl Edit {
         file: &SourceFile,
         d: &mut Vec<Diagnostic>,
     ) {
-        self.touched.insert((PageKind::Entry, e.id.clone()));
+        self.touched.insert(PageRef {
+            kind: PageKind::Entry,
+            id: e.id.clone(),
+        });
         self.facets.extend(entry_facets(&e));
-        self.listed_after.push(listed_entry(&e));
+        self.listed_after.push(Listed::entry(&e));
         let cat = &mut next.catalog;
         match cat.entries.binary_search_by(|x| x.id.cmp(&e.id)) {
             Ok(i) => d.push(duplicate_id(file, &e.id, &cat.entries[i].source)),
@@ -137,8 +146,11 @@ impl Edit {
         file: &SourceFile,
         d: &mut Vec<Diagnostic>,
     ) {
-        self.touched.insert((PageKind::Article, a.id.clone()));
-        self.listed_after.push(listed_article(&a));
+        self.touched.insert(PageRef {
+            kind: PageKind::Article,
+            id: a.id.clone(),
+        });
+        self.listed_after.push(Listed::article(&a));
         let cat = &mut next.catalog;
         match cat.articles.binary_search_by(|x| x.id.cmp(&a.id)) {
             Ok(i) => d.push(duplicate_id(file, &a.id, &cat.articles[i].source)),
@@ -151,7 +163,7 @@ impl Edit {
 
     /// The one page edited in place (one file, same ID, listed the same way, no parse error),
     /// if that is what this edit is.
-    pub(super) fn single_page(&self, rel: &[PathBuf]) -> Option<(PageKind, String)> {
+    pub(super) fn single_page(&self, rel: &[PathBuf]) -> Option<PageRef> {
         let [path] = rel else { return None };
         let clean = !self
             .file_diags

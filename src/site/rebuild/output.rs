@@ -4,7 +4,7 @@
 
 use super::affected::Changes;
 use super::{Live, Update};
-use crate::core::model::{Catalog, PageKind};
+use crate::core::model::{Catalog, PageKind, PageRef};
 use crate::core::urls;
 use crate::render::Renderer;
 use crate::site::build::{catalog_files, run_job, Job, Wanted};
@@ -66,15 +66,11 @@ impl Live {
 
     /// Render one entry or article page of `a` and write it if its bytes changed; its site path
     /// and whether it was written.
-    pub(super) fn write_page(
-        &self,
-        a: &Analysis,
-        page: &(PageKind, String),
-    ) -> Result<(String, bool)> {
+    pub(super) fn write_page(&self, a: &Analysis, page: &PageRef) -> Result<(String, bool)> {
         let r = self.renderer(a)?;
         let resolver = Resolver::new(&a.catalog, &a.graph, &self.records);
-        let job = job_of(&a.catalog, page.0, &page.1)
-            .ok_or_else(|| Error::Other(format!("no page for {}", page.1)))?;
+        let job = job_of(&a.catalog, page.kind, &page.id)
+            .ok_or_else(|| Error::Other(format!("no page for {}", page.id)))?;
         let out = run_job(&r, &resolver, &job)?;
         let wrote = write_if_changed(
             &self.opts.dest,
@@ -93,7 +89,7 @@ impl Live {
         let mut jobs: Vec<Job> = ch
             .pages
             .iter()
-            .filter_map(|(kind, id)| job_of(cat, *kind, id))
+            .filter_map(|p| job_of(cat, p.kind, &p.id))
             .collect();
         let lists = lists_to_redraw(ch);
         let mut gone_facets: HashSet<&String> = ch.facets.iter().collect();
@@ -108,9 +104,10 @@ impl Live {
             }
         }
         let touched_entry = |j: &Job| match j {
-            Job::Entry(i) => ch
-                .touched
-                .contains(&(PageKind::Entry, cat.entries[*i].id.clone())),
+            Job::Entry(i) => ch.touched.contains(&PageRef {
+                kind: PageKind::Entry,
+                id: cat.entries[*i].id.clone(),
+            }),
             _ => false,
         };
         let mut out: Vec<(String, Vec<u8>)> = Vec::new();
@@ -130,7 +127,7 @@ impl Live {
             catalog: ch.listed || ch.graph,
             links: ch.graph,
             sitemap: ch.listed,
-            feed: ch.touched.iter().any(|(k, _)| *k == PageKind::Article),
+            feed: ch.touched.iter().any(|p| p.kind == PageKind::Article),
             search: true,
         };
         let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
@@ -161,21 +158,14 @@ impl Live {
         for f in gone_facets {
             let _ = std::fs::remove_dir_all(dest.join(f));
         }
-        for (kind, id) in &ch.touched {
-            let gone = match kind {
-                PageKind::Entry => cat.entry(id).is_none(),
-                PageKind::Article => cat.article(id).is_none(),
-            };
-            if !gone {
-                continue;
-            }
-            let site = match kind {
-                PageKind::Entry => urls::entry(id),
-                PageKind::Article => urls::article(id),
+        for page in ch.touched.iter().filter(|p| cat.page(p).is_none()) {
+            let site = match page.kind {
+                PageKind::Entry => urls::entry(&page.id),
+                PageKind::Article => urls::article(&page.id),
             };
             let _ = std::fs::remove_dir_all(dest.join(&site));
-            if *kind == PageKind::Entry {
-                let _ = std::fs::remove_file(dest.join(urls::entry_json(id)));
+            if page.kind == PageKind::Entry {
+                let _ = std::fs::remove_file(dest.join(urls::entry_json(&page.id)));
             }
         }
     }
