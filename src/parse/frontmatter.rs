@@ -179,7 +179,13 @@ impl<'a> FrontMatter<'a> {
         self.map.contains_key(key)
     }
 
-    fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
+    /// The file this front matter is in.
+    pub(crate) fn path(&self) -> &'a Path {
+        self.path
+    }
+
+    /// A diagnostic at `key:` (or at the opening `---` when the key is not written).
+    pub(crate) fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
         let (o, l) = self.key_span(key);
         Diagnostic::at(code, self.path, self.src, o, l, msg)
     }

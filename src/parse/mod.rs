@@ -103,6 +103,17 @@ fn check_duplicates(cat: &mut Catalog, files: &[SourceFile], diags: &mut Diagnos
     cat.articles = keep_a;
 }
 
+/// The message and hint of an `E-id-chars` diagnostic when `id` breaks the ID rules: the rules'
+/// own words (`core::ids`), said of a file rather than of `errbook new`.
+pub(crate) fn bad_id(kind: PageKind, id: &str) -> Option<(String, String)> {
+    let bad = crate::core::ids::validate(kind, id).err()?;
+    let hint = match id.strip_suffix(".md") {
+        Some(stem) => format!("write the ID without `.md`: `{stem}`"),
+        None => bad.hint,
+    };
+    Some((bad.message, hint))
+}
+
 static EXC_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception|Warning|Interrupt|Exit|Fault))\s*(?::|$)")
         .expect("static regex")

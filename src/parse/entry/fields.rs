@@ -1,11 +1,12 @@
 //! What the metadata bullets mean: the ID, domain and slug (the file path decides them; the
-//! bullets must agree), the category, the fix rate as a
+//! bullets must agree, and the path must make a valid ID), the category, the fix rate as a
 //! percentage, and the free-text keys. Reports missing required keys at the title line.
 
 use super::meta::{Meta, MetaKey};
 use super::Ctx;
 use crate::core::diag::Code;
 use crate::core::ids;
+use crate::core::model::PageKind;
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -27,7 +28,7 @@ pub(super) struct Fields {
 /// Read the fields of `meta`; `title` (the title line's range) locates missing keys.
 pub(super) fn read(cx: &mut Ctx, meta: &Meta, title: &Range<usize>) -> Fields {
     let implied = ids::entry_id_of(cx.path);
-    let path_ok = true;
+    let path_ok = check_id_chars(cx, meta, implied.as_deref(), title);
     let id = read_id(cx, meta, implied.as_deref(), path_ok, title);
     let (domain, slug) = domain_and_slug(cx, implied.as_deref(), &id, title);
     check_domain(cx, meta, &domain, path_ok, title);
@@ -40,6 +41,28 @@ pub(super) fn read(cx: &mut Ctx, meta: &Meta, title: &Range<usize>) -> Fields {
         error_code: meta.value(MetaKey::ErrorCode),
         verification: meta.value(MetaKey::Verification).unwrap_or_default(),
     }
+}
+
+/// The ID the path implies must follow the ID rules (it becomes a URL and a file name). False
+/// when it does not: the error is reported here, at the ID bullet or else the title.
+fn check_id_chars(cx: &mut Ctx, meta: &Meta, implied: Option<&str>, title: &Range<usize>) -> bool {
+    let Some(imp) = implied else {
+        return true;
+    };
+    let Some((message, hint)) = crate::parse::bad_id(PageKind::Entry, imp) else {
+        return true;
+    };
+    let at = meta
+        .get(MetaKey::Id)
+        .map(|m| m.range.clone())
+        .unwrap_or(title.clone());
+    cx.error(
+        Code::IdChars,
+        at,
+        format!("{message} (the file path gives it)"),
+        format!("{hint}, and rename the file to match"),
+    );
+    false
 }
 
 /// The `ID` bullet, which must match the path (unless the path itself is at fault).

@@ -241,4 +241,28 @@ mod tests {
             Some("write `- **Category:** c`")
         );
     }
+
+    #[test]
+    fn a_path_that_breaks_the_id_rules_is_one_error() {
+        // The bullet already holds the valid ID: the path is at fault, said once.
+        let text = format!("# E\n{}", BODY.replace("demo/x", "demo/x-y"));
+        let (e, d) = parse_str("content/errors/demo/X Y.md", &text);
+        assert!(e.is_none());
+        assert_eq!(d.items.len(), 1, "{:?}", d.items);
+        assert_eq!(d.items[0].code, Code::IdChars);
+        assert_eq!((d.items[0].line, d.items[0].col), (3, 12));
+        assert_eq!(
+            d.items[0].hint.as_deref(),
+            Some("use lowercase letters, digits, `-` and `_`: `demo/x-y`, and rename the file to match")
+        );
+        // A file name ending in `.md` twice, and no ID bullet: located at the title.
+        let text = format!("# E\n{}", BODY.replace("- **ID:** `demo/x`\n", ""));
+        let (_, d) = parse_str("content/errors/demo/x.md.md", &text);
+        let codes: Vec<Code> = d.items.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::IdChars, Code::MissingKey], "{:?}", d.items);
+        assert_eq!(
+            d.items[0].hint.as_deref(),
+            Some("write the ID without `.md`: `demo/x`, and rename the file to match")
+        );
+    }
 }
