@@ -62,13 +62,7 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
         yaml,
         yaml_start,
     };
-    let map = match block.parse() {
-        Ok(map) => map,
-        Err(d) => {
-            diags.push(d);
-            return None;
-        }
-    };
+    let map = block.parse(diags)?;
     Some(Split {
         front: Some(FrontMatter {
             path,
@@ -105,15 +99,15 @@ struct Block<'a> {
 }
 
 impl Block<'_> {
-    /// The mapping (empty for an empty block), or the diagnostic that says why there is none.
-    fn parse(&self) -> Result<HashMap<String, Pod>, Diagnostic> {
+    /// The mapping (empty for an empty block), or `None` and the diagnostic that says why.
+    fn parse(&self, diags: &mut Diagnostics) -> Option<HashMap<String, Pod>> {
         // gray_matter parses the block; we give it the block alone so its line numbers are ours.
         let parsed = Matter::<YAML>::new().parse::<Pod>(&format!("---\n{}---\n", self.yaml));
-        match parsed {
+        let d = match parsed {
             Ok(p) => match p.data {
-                Some(Pod::Hash(h)) => Ok(h),
-                None | Some(Pod::Null) => Ok(HashMap::new()),
-                Some(_) => Err(Diagnostic::at(
+                Some(Pod::Hash(h)) => return Some(h),
+                None | Some(Pod::Null) => return Some(HashMap::new()),
+                Some(_) => Diagnostic::at(
                     Code::FrontMatter,
                     self.path,
                     self.src,
@@ -121,10 +115,12 @@ impl Block<'_> {
                     self.yaml.find('\n').unwrap_or(self.yaml.len()),
                     "front matter must be a mapping of keys to values",
                 )
-                .hint("write one `key: value` per line")),
+                .hint("write one `key: value` per line"),
             },
-            Err(e) => Err(self.invalid(&e.to_string())),
-        }
+            Err(e) => self.invalid(&e.to_string()),
+        };
+        diags.push(d);
+        None
     }
 
     /// The diagnostic for YAML that does not parse: a duplicated key, or anything else.
