@@ -1,5 +1,7 @@
 //! Parse: turn loaded source files into the typed `Catalog` (front matter, entry structure,
-//! article bodies, snippets), in parallel, collecting diagnostics.
+//! article bodies, snippets), in parallel, collecting diagnostics. What needs every file (two
+//! files with one ID) is checked here, and so are the diagnostics shared with other layers
+//! (`duplicate_id`) and between entries and articles (`bad_id`). Parse never reads files.
 
 pub mod article;
 pub mod entry;
@@ -7,8 +9,7 @@ pub mod frontmatter;
 pub mod snippet;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
-use crate::core::model::PageKind;
-use crate::core::model::{Article, Catalog, Entry};
+use crate::core::model::{Article, Catalog, Entry, PageKind};
 use crate::load::SourceFile;
 use rayon::prelude::*;
 use regex::Regex;
