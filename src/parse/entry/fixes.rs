@@ -134,25 +134,22 @@ fn read_item<'s>(
         return None;
     };
     let after = para.get(sum_end..).unwrap_or("");
-    let Some(m) = rule
-        .rate
-        .captures(after)
-        .and_then(|c| Some((c.get(0)?, c.get(1)?)))
-    else {
+    // The whole `(NN% success)` and the number in it.
+    let rate_match = |c: regex::Captures<'s>| Some((c.get(0)?, c.get(1)?));
+    let Some((whole, num)) = rule.rate.captures(after).and_then(rate_match) else {
         let msg = format!("this {} has no {}", rule.noun, rule.rate_name);
         cx.error(rule.code, r, msg, rule.rate_hint);
         return None;
     };
-    let (whole, num) = m;
     let rate_at = at + sum_end + whole.start();
     let rate = cx.percent(num.as_str(), rate_at..rate_at + whole.len(), rule.rate_name)?;
-    let text_rest = format!("{}{}", &after[..whole.start()], &after[whole.end()..]);
+    let without_rate = format!("{}{}", &after[..whole.start()], &after[whole.end()..]);
     let snippets = cx.adopt(r.clone());
     Some(ListItem {
         number,
         summary,
         rate,
-        text: text_rest,
+        text: without_rate,
         rest: text.get(para.len()..).unwrap_or(""),
         snippets,
         line: cx.line(r.start),
