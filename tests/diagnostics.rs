@@ -640,6 +640,34 @@ fn entry_outside_a_domain_folder() {
 }
 
 #[test]
+fn entry_id_from_path_breaks_the_id_rules() {
+    expect(
+        "id-chars-entry",
+        Expect {
+            at: "content/errors/demo/Bad_Name.md:3:12",
+            code: "E-id-chars",
+            message: "invalid error ID `demo/Bad_Name` (the file path gives it)",
+            line: Some("- **ID:** `demo/Bad_Name`"),
+            hint: "use lowercase letters, digits, `-` and `_`: `demo/bad_name`, and rename the file to match",
+        },
+    );
+}
+
+#[test]
+fn article_id_breaks_the_id_rules() {
+    expect(
+        "id-chars-article",
+        Expect {
+            at: "content/articles/Why_CUDA.md:4:1",
+            code: "E-id-chars",
+            message: "invalid article ID `Why_CUDA`",
+            line: Some("id: \"Why_CUDA\""),
+            hint: "use lowercase letters, digits, `-` and `_`: `why_cuda`, and rename the file to match",
+        },
+    );
+}
+
+#[test]
 fn every_fixture_has_a_test() {
     // A fixture folder nobody asserts on is a case nobody checks.
     let src = include_str!("diagnostics.rs");

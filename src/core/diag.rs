@@ -35,6 +35,8 @@ pub enum Code {
     Encoding,
     /// `E-front-matter`: front matter that is not valid YAML.
     FrontMatter,
+    /// `E-id-chars`: an ID with characters a URL segment and a file name cannot have.
+    IdChars,
     /// `E-id-path`: an ID that does not match the file path.
     IdPath,
     /// `E-key-type`: a front matter value of the wrong type.
@@ -86,6 +88,7 @@ impl Code {
             Code::Empty => "E-empty",
             Code::Encoding => "E-encoding",
             Code::FrontMatter => "E-front-matter",
+            Code::IdChars => "E-id-chars",
             Code::IdPath => "E-id-path",
             Code::KeyType => "E-key-type",
             Code::Link => "E-link",

@@ -1,10 +1,10 @@
 //! Parse a Q&A article: YAML front matter (title, date, id required; errors, tags, links
 //! optional) and a Markdown body whose fenced blocks become snippets.
 
-use super::frontmatter;
+use super::frontmatter::{self, FrontMatter};
 use super::snippet;
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
-use crate::core::model::Article;
+use crate::core::model::{Article, PageKind};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -51,45 +51,13 @@ pub fn parse(
     let links = fm.links(diags);
 
     if let Some(d) = &date {
-        if chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
-            let (o, l) = fm.key_span("date");
-            diags.push(
-                Diagnostic::at(
-                    Code::Date,
-                    path,
-                    src,
-                    o,
-                    l,
-                    format!("`date: {d}` is not a date"),
-                )
-                .hint("write the date as YYYY-MM-DD, e.g. `date: \"2025-01-30\"`"),
-            );
-        }
+        check_date(fm, d, diags);
     }
     if let Some(id) = &id {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if *id != stem {
-            let (o, l) = fm.key_span("id");
-            diags.push(
-                Diagnostic::at(
-                    Code::IdPath,
-                    path,
-                    src,
-                    o,
-                    l,
-                    format!("the id `{id}` does not match the file name `{stem}.md`"),
-                )
-                .hint(format!(
-                    "rename the file to content/articles/{id}.md, or set `id: \"{stem}\"`"
-                )),
-            );
-        }
+        check_id(fm, id, diags);
     }
 
-    let body = &src[split.body_offset..];
+    let body = src.get(split.body_offset..).unwrap_or("");
     let (body_line, _) = crate::core::diag::line_col(src, split.body_offset);
     let raw = snippet::collect_blocks(src, split.body_offset, src.len());
     let snippets: Vec<_> = raw
@@ -114,4 +82,45 @@ pub fn parse(
         body_line,
         snippets,
     })
+}
+
+/// `date:` must be YYYY-MM-DD.
+fn check_date(fm: &FrontMatter, date: &str, diags: &mut Diagnostics) {
+    if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok() {
+        return;
+    }
+    diags.push(
+        fm.err("date", Code::Date, format!("`date: {date}` is not a date"))
+            .hint("write the date as YYYY-MM-DD, e.g. `date: \"2025-01-30\"`"),
+    );
+}
+
+/// `id:` must follow the ID rules (it becomes a URL and a file name), then match the file name.
+fn check_id(fm: &FrontMatter, id: &str, diags: &mut Diagnostics) {
+    let stem = fm
+        .path()
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some((message, hint)) = super::bad_id(PageKind::Article, id) {
+        let hint = if id == stem {
+            format!("{hint}, and rename the file to match")
+        } else {
+            hint
+        };
+        diags.push(fm.err("id", Code::IdChars, message).hint(hint));
+        return;
+    }
+    if id != stem {
+        diags.push(
+            fm.err(
+                "id",
+                Code::IdPath,
+                format!("the id `{id}` does not match the file name `{stem}.md`"),
+            )
+            .hint(format!(
+                "rename the file to content/articles/{id}.md, or set `id: \"{stem}\"`"
+            )),
+        );
+    }
 }

@@ -1,9 +1,10 @@
 //! Front matter: split the YAML block off a file with gray_matter and read typed keys from it,
 //! each problem located at the key's line.
 
-use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::diag::{line_bounds, line_col, Code, Diagnostic, Diagnostics};
 use gray_matter::{engine::YAML, Matter, Pod};
 use regex::Regex;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
@@ -18,7 +19,7 @@ pub struct FrontMatter<'a> {
     /// The YAML text.
     yaml: &'a str,
     /// Parsed mapping (empty when the block is empty).
-    map: std::collections::HashMap<String, Pod>,
+    map: HashMap<String, Pod>,
 }
 
 /// Where the body starts once front matter is removed.
@@ -39,19 +40,7 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
         });
     }
     let yaml_start = (first_end + 1).min(src.len());
-    // Find the closing delimiter line.
-    let mut pos = yaml_start;
-    let mut close = None;
-    while pos < src.len() {
-        let end = src[pos..].find('\n').map(|i| pos + i).unwrap_or(src.len());
-        let line = src[pos..end].trim_end();
-        if line == "---" || line == "..." {
-            close = Some((pos, (end + 1).min(src.len())));
-            break;
-        }
-        pos = end + 1;
-    }
-    let Some((close_start, body_offset)) = close else {
+    let Some((close_start, body_offset)) = find_close(src, yaml_start) else {
         diags.push(
             Diagnostic::at(
                 Code::FrontMatter,
@@ -66,61 +55,14 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
         );
         return None;
     };
-    let yaml = &src[yaml_start..close_start];
-    // gray_matter parses the block; we give it the block alone so its line numbers are ours.
-    let parsed = Matter::<YAML>::new().parse::<Pod>(&format!("---\n{yaml}---\n"));
-    let map = match parsed {
-        Ok(p) => match p.data {
-            Some(Pod::Hash(h)) => h,
-            None | Some(Pod::Null) => Default::default(),
-            Some(_) => {
-                diags.push(
-                    Diagnostic::at(
-                        Code::FrontMatter,
-                        path,
-                        src,
-                        yaml_start,
-                        yaml.find('\n').unwrap_or(yaml.len()),
-                        "front matter must be a mapping of keys to values",
-                    )
-                    .hint("write one `key: value` per line"),
-                );
-                return None;
-            }
-        },
-        Err(e) => {
-            let msg = e.to_string();
-            let msg = msg.trim_start_matches("Deserialize error:").trim();
-            let (offset, what) = yaml_error_offset(msg, yaml, yaml_start);
-            // yaml-rust2 says `String("title"): duplicated key in mapping`.
-            static DUP_RE: LazyLock<Regex> = LazyLock::new(|| {
-                Regex::new(r#"^String\("((?:[^"\\]|\\.)*)"\): duplicated key"#)
-                    .expect("static regex")
-            });
-            if let Some(c) = DUP_RE.captures(&what) {
-                let key = &c[1];
-                let (ls, _) =
-                    crate::core::diag::line_bounds(src, crate::core::diag::line_col(src, offset).0);
-                diags.push(
-                    Diagnostic::at(
-                        Code::FrontMatter,
-                        path,
-                        src,
-                        ls,
-                        key.len(),
-                        format!("front matter gives `{key}` twice"),
-                    )
-                    .hint(format!("keep one `{key}:` line")),
-                );
-                return None;
-            }
-            diags.push(
-                Diagnostic::at(Code::FrontMatter, path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
-                    .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes"),
-            );
-            return None;
-        }
+    let yaml = src.get(yaml_start..close_start).unwrap_or("");
+    let block = Block {
+        path,
+        src,
+        yaml,
+        yaml_start,
     };
+    let map = block.parse(diags)?;
     Some(Split {
         front: Some(FrontMatter {
             path,
@@ -134,18 +76,95 @@ pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> 
     })
 }
 
+/// The closing `---` (or `...`) line at or after `from`: (its start, the offset after it).
+fn find_close(src: &str, from: usize) -> Option<(usize, usize)> {
+    let mut pos = from;
+    while pos < src.len() {
+        let end = src[pos..].find('\n').map(|i| pos + i).unwrap_or(src.len());
+        let line = src[pos..end].trim_end();
+        if line == "---" || line == "..." {
+            return Some((pos, (end + 1).min(src.len())));
+        }
+        pos = end + 1;
+    }
+    None
+}
+
+/// The YAML text between the delimiters, and where it is in the file.
+struct Block<'a> {
+    path: &'a Path,
+    src: &'a Arc<str>,
+    yaml: &'a str,
+    yaml_start: usize,
+}
+
+impl Block<'_> {
+    /// The mapping (empty for an empty block), or `None` and the diagnostic that says why.
+    fn parse(&self, diags: &mut Diagnostics) -> Option<HashMap<String, Pod>> {
+        // gray_matter parses the block; we give it the block alone so its line numbers are ours.
+        let parsed = Matter::<YAML>::new().parse::<Pod>(&format!("---\n{}---\n", self.yaml));
+        let d = match parsed {
+            Ok(p) => match p.data {
+                Some(Pod::Hash(h)) => return Some(h),
+                None | Some(Pod::Null) => return Some(HashMap::new()),
+                Some(_) => Diagnostic::at(
+                    Code::FrontMatter,
+                    self.path,
+                    self.src,
+                    self.yaml_start,
+                    self.yaml.find('\n').unwrap_or(self.yaml.len()),
+                    "front matter must be a mapping of keys to values",
+                )
+                .hint("write one `key: value` per line"),
+            },
+            Err(e) => self.invalid(&e.to_string()),
+        };
+        diags.push(d);
+        None
+    }
+
+    /// The diagnostic for YAML that does not parse: a duplicated key, or anything else.
+    fn invalid(&self, msg: &str) -> Diagnostic {
+        let msg = msg.trim_start_matches("Deserialize error:").trim();
+        let (offset, what) = yaml_error_offset(msg, self.yaml, self.yaml_start);
+        let src = self.src;
+        if let Some(c) = DUP_RE.captures(&what) {
+            let key = &c[1];
+            let (ls, _) = line_bounds(src, line_col(src, offset).0);
+            return Diagnostic::at(
+                Code::FrontMatter,
+                self.path,
+                src,
+                ls,
+                key.len(),
+                format!("front matter gives `{key}` twice"),
+            )
+            .hint(format!("keep one `{key}:` line"));
+        }
+        Diagnostic::at(Code::FrontMatter, self.path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
+            .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes")
+    }
+}
+
+/// yaml-rust2 says `String("title"): duplicated key in mapping`.
+static DUP_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^String\("((?:[^"\\]|\\.)*)"\): duplicated key"#).expect("static regex")
+});
+static AT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:at byte \d+ )?line (\d+) column (\d+)").expect("static regex")
+});
+
 /// yaml-rust2 reports `... at byte B line L column C` (1-based, counted in the YAML text alone:
 /// gray_matter strips the `---` line before parsing); turn that into a file offset.
 fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String) {
-    let re = regex::Regex::new(r"(?:at byte \d+ )?line (\d+) column (\d+)").expect("static regex");
-    if let Some(c) = re.captures(msg) {
+    if let Some(c) = AT_RE.captures(msg) {
         let line: usize = c[1].parse().unwrap_or(1);
         let col: usize = c[2].parse().unwrap_or(1);
         let what = msg[..c.get(0).map(|m| m.start()).unwrap_or(msg.len())]
             .trim()
             .trim_end_matches(" at")
             .to_string();
-        let (ls, le) = crate::core::diag::line_bounds(yaml, line.max(1));
+        let (ls, le) = line_bounds(yaml, line.max(1));
         let within = yaml[ls..le]
             .char_indices()
             .nth(col.saturating_sub(1))
@@ -179,7 +198,13 @@ impl<'a> FrontMatter<'a> {
         self.map.contains_key(key)
     }
 
-    fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
+    /// The file this front matter is in.
+    pub(crate) fn path(&self) -> &'a Path {
+        self.path
+    }
+
+    /// A diagnostic at `key:` (or at the opening `---` when the key is not written).
+    pub(crate) fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
         let (o, l) = self.key_span(key);
         Diagnostic::at(code, self.path, self.src, o, l, msg)
     }

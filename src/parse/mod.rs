@@ -1,5 +1,7 @@
 //! Parse: turn loaded source files into the typed `Catalog` (front matter, entry structure,
-//! article bodies, snippets), in parallel, collecting diagnostics.
+//! article bodies, snippets), in parallel, collecting diagnostics. What needs every file (two
+//! files with one ID) is checked here, and so are the diagnostics shared with other layers
+//! (`duplicate_id`) and between entries and articles (`bad_id`). Parse never reads files.
 
 pub mod article;
 pub mod entry;
@@ -7,11 +9,11 @@ pub mod frontmatter;
 pub mod snippet;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
-use crate::core::model::PageKind;
-use crate::core::model::{Article, Catalog, Entry};
+use crate::core::model::{Article, Catalog, Entry, PageKind};
 use crate::load::SourceFile;
 use rayon::prelude::*;
 use regex::Regex;
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 /// One file's parse result.
@@ -55,52 +57,68 @@ pub fn parse_all(files: &[SourceFile], default_timeout: u64, diags: &mut Diagnos
     cat
 }
 
-/// Two files claiming one ID: the later (by path) is an error pointing at the first.
+/// Two files claiming one ID: the later (by path) is an error pointing at the first, and only
+/// the first is kept.
 fn check_duplicates(cat: &mut Catalog, files: &[SourceFile], diags: &mut Diagnostics) {
-    let src_of = |p: &std::path::Path| files.iter().find(|f| f.path == p).map(|f| f.text.clone());
-    let mut report = |id: &str, first: &std::path::Path, second: &std::path::Path, kind: &str| {
-        if let Some(src) = src_of(second) {
-            let needle = match kind {
-                "entry" => "**ID:**",
-                _ => "id:",
-            };
-            let at = src.find(needle).unwrap_or(0);
-            diags.push(
-                Diagnostic::at(
-                    Code::DuplicateId,
-                    second,
-                    &src,
-                    at,
-                    needle.len(),
-                    format!(
-                        "the {kind} ID `{id}` is already used by {}",
-                        first.display()
-                    ),
-                )
-                .hint("give each file its own ID (the ID follows the file path)"),
-            );
+    let mut report = |id: &str, first: &Path, second: &Path| {
+        if let Some(f) = files.iter().find(|f| f.path == second) {
+            diags.push(duplicate_id(f, id, first));
         }
     };
-    let mut keep_e: Vec<Entry> = Vec::with_capacity(cat.entries.len());
-    for e in std::mem::take(&mut cat.entries) {
-        match keep_e.last() {
-            Some(prev) if prev.id == e.id => {
-                report(&e.id, &prev.source.clone(), &e.source, "entry")
-            }
-            _ => keep_e.push(e),
+    drop_repeats(&mut cat.entries, |e| (&e.id, &e.source), &mut report);
+    drop_repeats(&mut cat.articles, |a| (&a.id, &a.source), &mut report);
+}
+
+/// Keep the first of each run of items with one ID (`items` is sorted by ID, then path); report
+/// each other one as `(id, first's path, its path)`.
+fn drop_repeats<T>(
+    items: &mut Vec<T>,
+    key: fn(&T) -> (&String, &PathBuf),
+    report: &mut impl FnMut(&str, &Path, &Path),
+) {
+    let mut keep: Vec<T> = Vec::with_capacity(items.len());
+    for item in std::mem::take(items) {
+        let (id, path) = key(&item);
+        match keep.last().map(key) {
+            Some((prev_id, first)) if prev_id == id => report(id, first, path),
+            _ => keep.push(item),
         }
     }
-    cat.entries = keep_e;
-    let mut keep_a: Vec<Article> = Vec::with_capacity(cat.articles.len());
-    for a in std::mem::take(&mut cat.articles) {
-        match keep_a.last() {
-            Some(prev) if prev.id == a.id => {
-                report(&a.id, &prev.source.clone(), &a.source, "article")
-            }
-            _ => keep_a.push(a),
-        }
-    }
-    cat.articles = keep_a;
+    *items = keep;
+}
+
+/// The error for `file` when an earlier file, `first`, already has its ID `id`: located at the
+/// file's ID (`- **ID:**` of an entry, `id:` of an article). The full build and incremental
+/// rebuilds both report a duplicate ID with it.
+pub fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
+    let (needle, kind) = match file.kind {
+        PageKind::Entry => ("**ID:**", "entry"),
+        PageKind::Article => ("id:", "article"),
+    };
+    let at = file.text.find(needle).unwrap_or(0);
+    Diagnostic::at(
+        Code::DuplicateId,
+        &file.path,
+        &file.text,
+        at,
+        needle.len(),
+        format!(
+            "the {kind} ID `{id}` is already used by {}",
+            first.display()
+        ),
+    )
+    .hint("give each file its own ID (the ID follows the file path)")
+}
+
+/// The message and hint of an `E-id-chars` diagnostic when `id` breaks the ID rules: the rules'
+/// own words (`core::ids`), said of a file rather than of `errbook new`.
+pub(crate) fn bad_id(kind: PageKind, id: &str) -> Option<(String, String)> {
+    let bad = crate::core::ids::validate(kind, id).err()?;
+    let hint = match id.strip_suffix(".md") {
+        Some(stem) => format!("write the ID without `.md`: `{stem}`"),
+        None => bad.hint,
+    };
+    Some((bad.message, hint))
 }
 
 static EXC_RE: LazyLock<Regex> = LazyLock::new(|| {

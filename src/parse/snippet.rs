@@ -171,6 +171,195 @@ pub fn to_snippet(
     }
 }
 
+/// Where an info string's attributes are and where their problems go.
+struct AttrText<'a> {
+    text: &'a str,
+    /// Byte offset of `text` in the file.
+    offset: usize,
+    path: &'a Path,
+    src: &'a Arc<str>,
+    diags: &'a mut Diagnostics,
+}
+
+impl AttrText<'_> {
+    /// An error located at `word` in the attributes.
+    fn error(&mut self, msg: String, word: &str, hint: impl Into<String>) {
+        let o = self
+            .text
+            .find(word)
+            .map(|i| self.offset + i)
+            .unwrap_or(self.offset);
+        let d = Diagnostic::at(
+            Code::SnippetAttr,
+            self.path,
+            self.src,
+            o,
+            word.len().max(1),
+            msg,
+        );
+        self.diags.push(d.hint(hint));
+    }
+
+    /// The value of `key=value`, or an error when it is missing or empty.
+    fn need(&mut self, key: &str, v: Option<&str>) -> Option<String> {
+        match v {
+            Some(v) if !v.is_empty() => Some(v.to_string()),
+            _ => {
+                self.error(
+                    format!("`{key}` needs a value"),
+                    key,
+                    format!("write `{key}=...`"),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The attributes read so far.
+struct Attrs {
+    runnable: bool,
+    norun: bool,
+    expect: Option<String>,
+    fragment: Option<String>,
+    gpus: u32,
+    env: Vec<(String, String)>,
+    timeout: u64,
+    id: Option<String>,
+    after: Option<String>,
+    interpreter: String,
+}
+
+impl Attrs {
+    fn new(default_timeout: u64) -> Attrs {
+        Attrs {
+            runnable: false,
+            norun: false,
+            expect: None,
+            fragment: None,
+            gpus: 0,
+            env: Vec::new(),
+            timeout: default_timeout,
+            id: None,
+            after: None,
+            interpreter: "python3".to_string(),
+        }
+    }
+
+    /// One word: `run`, `key=value`; a key that states a claim or a need makes the block runnable.
+    fn read(&mut self, at: &mut AttrText, w: &str) {
+        let (k, v) = match w.split_once('=') {
+            Some((k, v)) => (k, Some(v)),
+            None => (w, None),
+        };
+        match k {
+            "run" => self.runnable = true,
+            "norun" => self.norun = true,
+            "id" => self.id = at.need(k, v),
+            "interpreter" => {
+                if let Some(v) = at.need(k, v) {
+                    self.interpreter = v
+                }
+            }
+            "expect" | "match" | "after" | "gpus" | "timeout" | "env" => {
+                self.runnable = true;
+                self.read_run(at, k, v, w);
+            }
+            other => {
+                let near = crate::core::diag::did_you_mean(other, KEYS.iter().copied());
+                let hint = match near.first() {
+                    Some(n) => format!("did you mean `{n}`? errbook reads: {}", KEYS.join(", ")),
+                    None => format!("errbook reads: {}", KEYS.join(", ")),
+                };
+                at.error(
+                    format!("unknown code block attribute `{other}`"),
+                    other,
+                    hint,
+                );
+            }
+        }
+    }
+
+    /// The keys of a run: what it claims and what it needs.
+    fn read_run(&mut self, at: &mut AttrText, k: &str, v: Option<&str>, w: &str) {
+        match k {
+            "expect" => self.expect = at.need(k, v),
+            "match" => self.fragment = at.need(k, v),
+            "after" => self.after = at.need(k, v),
+            "gpus" => {
+                let Some(v) = at.need(k, v) else { return };
+                match v.parse() {
+                    Ok(n) => self.gpus = n,
+                    Err(_) => at.error(
+                        format!("`gpus` must be a whole number, not `{v}`"),
+                        w,
+                        "write `gpus=1`",
+                    ),
+                }
+            }
+            "timeout" => {
+                let Some(v) = at.need(k, v) else { return };
+                match parse_duration(&v) {
+                    Some(s) => self.timeout = s,
+                    None => at.error(
+                        format!("`timeout` must be seconds (`120`, `90s`, `5m`), not `{v}`"),
+                        w,
+                        "write `timeout=300`",
+                    ),
+                }
+            }
+            "env" => match v.and_then(|v| v.split_once('=')) {
+                Some((name, val)) if !name.is_empty() => {
+                    self.env.push((name.to_string(), val.to_string()))
+                }
+                _ => at.error(
+                    format!("`{w}` must name a variable and a value"),
+                    w,
+                    "write `env=NAME=value`",
+                ),
+            },
+            _ => {}
+        }
+    }
+
+    /// The run spec (if the block is runnable) and the block's `id`.
+    fn finish(self) -> (Option<RunSpec>, Option<String>) {
+        if self.norun || !self.runnable {
+            return (None, self.id);
+        }
+        let claim = claim_of(self.expect, self.fragment);
+        let spec = RunSpec {
+            claim,
+            gpus: self.gpus,
+            env: self.env,
+            timeout_s: self.timeout,
+            after: self.after,
+            interpreter: self.interpreter,
+        };
+        (Some(spec), self.id)
+    }
+}
+
+/// What `expect=` and `match=` claim: `ok` (or nothing) runs cleanly, `error` fails somehow, any
+/// other word names the exception; `match=` alone claims a failure with that message.
+fn claim_of(expect: Option<String>, fragment: Option<String>) -> Claim {
+    match expect.as_deref() {
+        None if fragment.is_some() => Claim::Fails {
+            exception: None,
+            message: fragment,
+        },
+        None | Some("ok") | Some("success") => Claim::Runs,
+        Some("error") | Some("fail") => Claim::Fails {
+            exception: None,
+            message: fragment,
+        },
+        Some(exc) => Claim::Fails {
+            exception: Some(exc.to_string()),
+            message: fragment,
+        },
+    }
+}
+
 /// Parse `run expect=... gpus=...`; returns the run spec (if runnable) and the `id`.
 fn parse_attrs(
     text: &str,
@@ -183,153 +372,23 @@ fn parse_attrs(
     if text.is_empty() {
         return (None, None);
     }
-    let err = |msg: String, word: &str| {
-        let o = text.find(word).map(|i| offset + i).unwrap_or(offset);
-        Diagnostic::at(Code::SnippetAttr, path, src, o, word.len().max(1), msg)
+    let mut at = AttrText {
+        text,
+        offset,
+        path,
+        src,
+        diags,
     };
     let Some(words) = shlex::split(text) else {
-        diags.push(
-            err(
-                "unbalanced quotes in the code block's attributes".into(),
-                text,
-            )
-            .hint("close the quote: match=\"...\""),
-        );
+        let msg = "unbalanced quotes in the code block's attributes".to_string();
+        at.error(msg, text, "close the quote: match=\"...\"");
         return (None, None);
     };
-    let mut runnable = false;
-    let mut norun = false;
-    let mut expect: Option<String> = None;
-    let mut fragment: Option<String> = None;
-    let mut gpus = 0u32;
-    let mut env = Vec::new();
-    let mut timeout = default_timeout;
-    let mut id = None;
-    let mut after = None;
-    let mut interpreter = "python3".to_string();
+    let mut attrs = Attrs::new(default_timeout);
     for w in &words {
-        let (k, v) = match w.split_once('=') {
-            Some((k, v)) => (k, Some(v)),
-            None => (w.as_str(), None),
-        };
-        let need = |v: Option<&str>, diags: &mut Diagnostics| -> Option<String> {
-            match v {
-                Some(v) if !v.is_empty() => Some(v.to_string()),
-                _ => {
-                    diags.push(
-                        err(format!("`{k}` needs a value"), k).hint(format!("write `{k}=...`")),
-                    );
-                    None
-                }
-            }
-        };
-        match k {
-            "run" => runnable = true,
-            "norun" => norun = true,
-            "expect" => {
-                runnable = true;
-                expect = need(v, diags);
-            }
-            "match" => {
-                runnable = true;
-                fragment = need(v, diags);
-            }
-            "gpus" => {
-                runnable = true;
-                if let Some(v) = need(v, diags) {
-                    match v.parse() {
-                        Ok(n) => gpus = n,
-                        Err(_) => diags.push(
-                            err(format!("`gpus` must be a whole number, not `{v}`"), w)
-                                .hint("write `gpus=1`"),
-                        ),
-                    }
-                }
-            }
-            "timeout" => {
-                runnable = true;
-                if let Some(v) = need(v, diags) {
-                    match parse_duration(&v) {
-                        Some(s) => timeout = s,
-                        None => diags.push(
-                            err(
-                                format!(
-                                    "`timeout` must be seconds (`120`, `90s`, `5m`), not `{v}`"
-                                ),
-                                w,
-                            )
-                            .hint("write `timeout=300`"),
-                        ),
-                    }
-                }
-            }
-            "env" => {
-                runnable = true;
-                match v.and_then(|v| v.split_once('=')) {
-                    Some((name, val)) if !name.is_empty() => {
-                        env.push((name.to_string(), val.to_string()))
-                    }
-                    _ => diags.push(
-                        err(format!("`{w}` must name a variable and a value"), w)
-                            .hint("write `env=NAME=value`"),
-                    ),
-                }
-            }
-            "id" => id = need(v, diags),
-            "after" => {
-                runnable = true;
-                after = need(v, diags);
-            }
-            "interpreter" => {
-                if let Some(v) = need(v, diags) {
-                    interpreter = v
-                }
-            }
-            other => {
-                let near = crate::core::diag::did_you_mean(other, KEYS.iter().copied());
-                let hint = match near.first() {
-                    Some(n) => format!("did you mean `{n}`? errbook reads: {}", KEYS.join(", ")),
-                    None => format!("errbook reads: {}", KEYS.join(", ")),
-                };
-                diags
-                    .push(err(format!("unknown code block attribute `{other}`"), other).hint(hint));
-            }
-        }
+        attrs.read(&mut at, w);
     }
-    if norun || !runnable {
-        return (None, id);
-    }
-    let claim = match expect.as_deref() {
-        None | Some("ok") | Some("success") => {
-            if fragment.is_some() && expect.is_none() {
-                Claim::Fails {
-                    exception: None,
-                    message: fragment,
-                }
-            } else {
-                Claim::Runs
-            }
-        }
-        Some("error") | Some("fail") => Claim::Fails {
-            exception: None,
-            message: fragment,
-        },
-        Some(exc) => Claim::Fails {
-            exception: Some(exc.to_string()),
-            message: fragment,
-        },
-    };
-    (
-        Some(RunSpec {
-            claim,
-            gpus,
-            env,
-            timeout_s: timeout,
-            after,
-            interpreter,
-        }),
-        id,
-    )
+    attrs.finish()
 }
 
 /// `120`, `120s`, `5m`, `1h` to seconds.
