@@ -305,3 +305,50 @@ fn independent_runs_are_packed_onto_all_gpus() {
         "one-GPU runs overlap: {sa} {sb}"
     );
 }
+
+#[test]
+fn stray_json_files_beside_the_records_are_left_alone() {
+    // Files in a snippet's records folder whose names are not `<snippet>.<hash>.json`: writing
+    // the snippet's new record (which removes the older records of its position) neither panics
+    // on them nor takes them for records of the snippet.
+    let t = fixture("cpu");
+    let dir = t.path().join("verify/articles/cpu-claims");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stray = [
+        (
+            dir.join("clean.json"),
+            "{\"note\": \"not a record of clean\"}\n",
+        ),
+        (dir.join(".json"), "not even JSON\n"),
+    ];
+    for (path, text) in &stray {
+        std::fs::write(path, text).unwrap();
+    }
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--only", "#clean"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("1 to run"), "{err}");
+    for (path, text) in &stray {
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            *text,
+            "{} left as it was",
+            path.display()
+        );
+    }
+    // The run's own record was written beside them.
+    let written: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("clean.") && n != "clean.json")
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    let rec: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(&written[0])).unwrap()).unwrap();
+    assert_eq!(rec["snippet"], "clean");
+    assert_eq!(rec["verdict"], "confirmed");
+}
