@@ -4,7 +4,7 @@
 
 use super::compare::{self, Outcome};
 use super::plan::Unit;
-use super::runner::Output;
+use super::runner::{left_out, Output};
 use super::traceback;
 use crate::records::{Environment, Record, Verdict};
 
@@ -107,11 +107,7 @@ fn cap_log(out: &Output, half: usize) -> String {
         b += 1;
     }
     let left = out.bytes.saturating_sub((a + text.len() - b) as u64);
-    format!(
-        "{}\n[errbook: {left} bytes of output left out]\n{}",
-        &text[..a],
-        &text[b..]
-    )
+    format!("{}{}{}", &text[..a], left_out(left), &text[b..])
 }
 
 #[cfg(test)]
