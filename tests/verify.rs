@@ -352,3 +352,23 @@ fn stray_json_files_beside_the_records_are_left_alone() {
     assert_eq!(rec["snippet"], "clean");
     assert_eq!(rec["verdict"], "confirmed");
 }
+
+#[test]
+fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
+    // DESIGN: a host that cannot run a snippet writes no record over a real one.
+    let t = fixture("packing");
+    errbook(t.path())
+        .args(["verify", "--gpus", "0,1", "--only", "#both"])
+        .assert()
+        .success();
+    let before = records(t.path());
+    assert_eq!(before["both"].1["verdict"], "confirmed");
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--force", "--only", "#both"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 to run, 1 up to date, 0 to skip"), "{err}");
+    assert_eq!(records(t.path()), before, "the real record stays as it was");
+}

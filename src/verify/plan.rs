@@ -1,6 +1,7 @@
 //! Extract and plan: every runnable snippet becomes a unit (its continuation chain as one
-//! program, its hash); units already recorded for the same hash are left alone (unless forced),
-//! units that need more GPUs than the host has are skipped with that reason, the rest run.
+//! program, its hash); units already recorded for the same hash are left alone (unless forced;
+//! never where the host cannot run them), units that need more GPUs than the host has are
+//! skipped with that reason, the rest run.
 //! `Plan` holds the outcome: the units, each one's action, the host and runs at a time.
 
 use super::gpu::Host;
@@ -99,7 +100,8 @@ pub fn plan(units: &[Unit], records: &RecordSet, host_gpus: u32, force: bool) ->
             match existing {
                 // A real result is kept unless forced; a skipped one is retried where it can run.
                 Some(r) if r.verdict != Verdict::Skipped && !force => Action::UpToDate,
-                Some(r) if r.verdict == Verdict::Skipped && !can_run => Action::UpToDate,
+                // A host that cannot run it writes no record over an existing one, forced or not.
+                Some(_) if !can_run => Action::UpToDate,
                 _ if !can_run => Action::Skip(format!(
                     "needs {} GPU{}, host has {host_gpus}",
                     u.spec.gpus,
