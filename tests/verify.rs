@@ -34,7 +34,7 @@ fn errbook(root: &Path) -> Command {
 }
 
 /// Records by snippet id.
-fn records(root: &Path) -> BTreeMap<String, (PathBuf, Value)> {
+fn records(root: &Path) -> Records {
     let mut out = BTreeMap::new();
     for e in walkdir::WalkDir::new(root.join("verify"))
         .into_iter()
@@ -106,6 +106,28 @@ fn every_verdict_from_cpu_snippets() {
     );
 
     let r = records(t.path());
+    check_claims(&r);
+    check_children(&r);
+    check_limits(&r);
+
+    // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
+    let again = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--allow-contradictions"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 to run, 14 up to date, 0 to skip"), "{err}");
+    // And check is quiet about records.
+    let check = errbook(t.path()).arg("check").output().unwrap();
+    let cerr = String::from_utf8_lossy(&check.stderr);
+    assert!(!cerr.contains("W-verify"), "{cerr}");
+}
+
+type Records = BTreeMap<String, (PathBuf, Value)>;
+
+/// Each claim's verdict, with the exception and exit status it rests on.
+fn check_claims(r: &Records) {
     let verdict = |id: &str| r[id].1["verdict"].as_str().unwrap().to_string();
     assert_eq!(
         verdict("clean"),
@@ -123,6 +145,33 @@ fn every_verdict_from_cpu_snippets() {
     assert_eq!(verdict("other-error"), "different_error");
     assert_eq!(r["other-error"].1["exception"], "TypeError");
 
+    // The original error inside a wrapper confirms the claim.
+    let w = &r["wrapped"].1;
+    assert_eq!(w["verdict"], "confirmed");
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Caught RuntimeError in DataLoader worker process 0."));
+    assert!(w["wrapped"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Cannot re-initialize CUDA"));
+
+    // The continuation chain ran as one program.
+    assert_eq!(r["end"].1["verdict"], "confirmed");
+    assert_eq!(
+        r["end"].1["chain"],
+        serde_json::json!(["base", "middle", "end"])
+    );
+    assert!(r["end"].1["log"].as_str().unwrap().contains("y is 42"));
+
+    let g = &r["needs-gpu"].1;
+    assert_eq!(g["verdict"], "skipped");
+    assert_eq!(g["skip_reason"], "needs 1 GPU, host has 0");
+}
+
+/// Crashed child processes make a run that exits 0 contradict "runs cleanly".
+fn check_children(r: &Records) {
     // The parent exits 0, its child's traceback makes the claim "runs cleanly" false.
     let child = &r["dying-child"].1;
     assert_eq!(child["verdict"], "contradicted");
@@ -148,19 +197,10 @@ fn every_verdict_from_cpu_snippets() {
         "{}",
         many["log"]
     );
+}
 
-    // The original error inside a wrapper confirms the claim.
-    let w = &r["wrapped"].1;
-    assert_eq!(w["verdict"], "confirmed");
-    assert!(w["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("Caught RuntimeError in DataLoader worker process 0."));
-    assert!(w["wrapped"][0]["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("Cannot re-initialize CUDA"));
-
+/// Limits: a time-out kills the whole group, a flood of output is counted and capped.
+fn check_limits(r: &Records) {
     // Time-out: the whole group is killed, the sleeping grandchild too.
     let s = &r["sleeper"].1;
     assert_eq!(s["verdict"], "timed_out");
@@ -184,31 +224,6 @@ fn every_verdict_from_cpu_snippets() {
     assert!(log.len() < 40_000, "log is capped: {}", log.len());
     assert!(log.contains("bytes of output left out"));
     assert!(log.trim_end().ends_with("the end"));
-
-    // The continuation chain ran as one program.
-    assert_eq!(r["end"].1["verdict"], "confirmed");
-    assert_eq!(
-        r["end"].1["chain"],
-        serde_json::json!(["base", "middle", "end"])
-    );
-    assert!(r["end"].1["log"].as_str().unwrap().contains("y is 42"));
-
-    let g = &r["needs-gpu"].1;
-    assert_eq!(g["verdict"], "skipped");
-    assert_eq!(g["skip_reason"], "needs 1 GPU, host has 0");
-
-    // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
-    let again = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--allow-contradictions"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&again.stderr);
-    assert_eq!(again.status.code(), Some(0), "{err}");
-    assert!(err.contains("0 to run, 14 up to date, 0 to skip"), "{err}");
-    // And check is quiet about records.
-    let check = errbook(t.path()).arg("check").output().unwrap();
-    let cerr = String::from_utf8_lossy(&check.stderr);
-    assert!(!cerr.contains("W-verify"), "{cerr}");
 }
 
 #[test]
