@@ -53,14 +53,16 @@ pub enum Exit {
 impl Summary {
     /// Records whose run disagrees with the text.
     pub fn findings(&self) -> usize {
-        let finding = |d: &&Done| d.record.verdict.is_finding();
-        self.done.iter().filter(finding).count()
+        let done = self.done.iter();
+        done.filter(|d| d.record.verdict.is_finding()).count()
     }
 
     /// The exit decision: write failures first, then findings unless they are allowed.
     pub fn exit(&self, allow_contradictions: bool) -> Exit {
+        if !self.failures.is_empty() {
+            return Exit::WriteFailed;
+        }
         match self.findings() {
-            _ if !self.failures.is_empty() => Exit::WriteFailed,
             n if n > 0 && !allow_contradictions => Exit::Findings(n),
             _ => Exit::Clean,
         }
@@ -294,4 +296,83 @@ fn ext(lang: &str) -> &str {
 /// Now, as records write dates (RFC 3339, UTC, whole seconds).
 fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::{Claim, PageKind, PageRef, RunSpec};
+
+    fn unit(id: &str) -> Unit {
+        Unit {
+            page: PageRef {
+                kind: PageKind::Article,
+                id: "a".into(),
+            },
+            source: "content/articles/a.md".into(),
+            snippet: id.into(),
+            line: 1,
+            lang: "python".into(),
+            chain: vec![id.into()],
+            program: String::new(),
+            spec: RunSpec {
+                claim: Claim::Runs,
+                gpus: 0,
+                env: vec![],
+                timeout_s: 1,
+                after: None,
+                interpreter: "python3".into(),
+            },
+            hash: format!("{id}-hash"),
+        }
+    }
+
+    fn done(units: &[Unit], unit: usize, verdict: Verdict) -> Done {
+        let mut record = record::skipped(
+            &units[unit],
+            "2025-01-30T00:00:00Z",
+            Default::default(),
+            "x",
+        );
+        record.verdict = verdict;
+        Done { unit, record }
+    }
+
+    #[test]
+    fn counts_use_the_verdict_words_and_the_exit_weighs_failures_first() {
+        let units: Vec<Unit> = ["a", "b", "c", "d"].map(unit).to_vec();
+        let done = vec![
+            done(&units, 0, Verdict::DifferentError),
+            done(&units, 1, Verdict::TimedOut),
+            done(&units, 3, Verdict::Confirmed),
+        ];
+        let mut s = Summary {
+            plan: Plan {
+                actions: vec![Action::Run; units.len()],
+                units,
+                host: Default::default(),
+                jobs: 1,
+                python: vec![],
+            },
+            done,
+            timeline: vec![],
+            failures: vec![],
+        };
+        let counts: Vec<(&str, usize)> = s.counts().into_iter().collect();
+        assert_eq!(
+            counts,
+            [
+                ("confirmed", 1),
+                ("different error", 1),
+                ("timed out", 1),
+                ("up to date", 1)
+            ]
+        );
+        let third = s.results().nth(2).unwrap();
+        assert_eq!((third.0.snippet.as_str(), third.1.is_none()), ("c", true));
+        assert_eq!(s.exit(false), Exit::Findings(1));
+        assert_eq!(s.exit(true), Exit::Clean);
+        s.failures.push("disk full".into());
+        assert_eq!(s.exit(true), Exit::WriteFailed);
+    }
 }
