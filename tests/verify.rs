@@ -34,7 +34,7 @@ fn errbook(root: &Path) -> Command {
 }
 
 /// Records by snippet id.
-fn records(root: &Path) -> BTreeMap<String, (PathBuf, Value)> {
+fn records(root: &Path) -> Records {
     let mut out = BTreeMap::new();
     for e in walkdir::WalkDir::new(root.join("verify"))
         .into_iter()
@@ -106,6 +106,28 @@ fn every_verdict_from_cpu_snippets() {
     );
 
     let r = records(t.path());
+    check_claims(&r);
+    check_children(&r);
+    check_limits(&r);
+
+    // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
+    let again = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--allow-contradictions"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 to run, 14 up to date, 0 to skip"), "{err}");
+    // And check is quiet about records.
+    let check = errbook(t.path()).arg("check").output().unwrap();
+    let cerr = String::from_utf8_lossy(&check.stderr);
+    assert!(!cerr.contains("W-verify"), "{cerr}");
+}
+
+type Records = BTreeMap<String, (PathBuf, Value)>;
+
+/// Each claim's verdict, with the exception and exit status it rests on.
+fn check_claims(r: &Records) {
     let verdict = |id: &str| r[id].1["verdict"].as_str().unwrap().to_string();
     assert_eq!(
         verdict("clean"),
@@ -123,6 +145,33 @@ fn every_verdict_from_cpu_snippets() {
     assert_eq!(verdict("other-error"), "different_error");
     assert_eq!(r["other-error"].1["exception"], "TypeError");
 
+    // The original error inside a wrapper confirms the claim.
+    let w = &r["wrapped"].1;
+    assert_eq!(w["verdict"], "confirmed");
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Caught RuntimeError in DataLoader worker process 0."));
+    assert!(w["wrapped"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Cannot re-initialize CUDA"));
+
+    // The continuation chain ran as one program.
+    assert_eq!(r["end"].1["verdict"], "confirmed");
+    assert_eq!(
+        r["end"].1["chain"],
+        serde_json::json!(["base", "middle", "end"])
+    );
+    assert!(r["end"].1["log"].as_str().unwrap().contains("y is 42"));
+
+    let g = &r["needs-gpu"].1;
+    assert_eq!(g["verdict"], "skipped");
+    assert_eq!(g["skip_reason"], "needs 1 GPU, host has 0");
+}
+
+/// Crashed child processes make a run that exits 0 contradict "runs cleanly".
+fn check_children(r: &Records) {
     // The parent exits 0, its child's traceback makes the claim "runs cleanly" false.
     let child = &r["dying-child"].1;
     assert_eq!(child["verdict"], "contradicted");
@@ -148,19 +197,10 @@ fn every_verdict_from_cpu_snippets() {
         "{}",
         many["log"]
     );
+}
 
-    // The original error inside a wrapper confirms the claim.
-    let w = &r["wrapped"].1;
-    assert_eq!(w["verdict"], "confirmed");
-    assert!(w["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("Caught RuntimeError in DataLoader worker process 0."));
-    assert!(w["wrapped"][0]["message"]
-        .as_str()
-        .unwrap()
-        .starts_with("Cannot re-initialize CUDA"));
-
+/// Limits: a time-out kills the whole group, a flood of output is counted and capped.
+fn check_limits(r: &Records) {
     // Time-out: the whole group is killed, the sleeping grandchild too.
     let s = &r["sleeper"].1;
     assert_eq!(s["verdict"], "timed_out");
@@ -184,31 +224,6 @@ fn every_verdict_from_cpu_snippets() {
     assert!(log.len() < 40_000, "log is capped: {}", log.len());
     assert!(log.contains("bytes of output left out"));
     assert!(log.trim_end().ends_with("the end"));
-
-    // The continuation chain ran as one program.
-    assert_eq!(r["end"].1["verdict"], "confirmed");
-    assert_eq!(
-        r["end"].1["chain"],
-        serde_json::json!(["base", "middle", "end"])
-    );
-    assert!(r["end"].1["log"].as_str().unwrap().contains("y is 42"));
-
-    let g = &r["needs-gpu"].1;
-    assert_eq!(g["verdict"], "skipped");
-    assert_eq!(g["skip_reason"], "needs 1 GPU, host has 0");
-
-    // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
-    let again = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--allow-contradictions"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&again.stderr);
-    assert_eq!(again.status.code(), Some(0), "{err}");
-    assert!(err.contains("0 to run, 14 up to date, 0 to skip"), "{err}");
-    // And check is quiet about records.
-    let check = errbook(t.path()).arg("check").output().unwrap();
-    let cerr = String::from_utf8_lossy(&check.stderr);
-    assert!(!cerr.contains("W-verify"), "{cerr}");
 }
 
 #[test]
@@ -304,4 +319,71 @@ fn independent_runs_are_packed_onto_all_gpus() {
         f(&sa, "start_s") < f(&sb, "end_s") && f(&sb, "start_s") < f(&sa, "end_s"),
         "one-GPU runs overlap: {sa} {sb}"
     );
+}
+
+#[test]
+fn stray_json_files_beside_the_records_are_left_alone() {
+    // Files in a snippet's records folder whose names are not `<snippet>.<hash>.json`: writing
+    // the snippet's new record (which removes the older records of its position) neither panics
+    // on them nor takes them for records of the snippet.
+    let t = fixture("cpu");
+    let dir = t.path().join("verify/articles/cpu-claims");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stray = [
+        (
+            dir.join("clean.json"),
+            "{\"note\": \"not a record of clean\"}\n",
+        ),
+        (dir.join(".json"), "not even JSON\n"),
+    ];
+    for (path, text) in &stray {
+        std::fs::write(path, text).unwrap();
+    }
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--only", "#clean"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("1 to run"), "{err}");
+    for (path, text) in &stray {
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            *text,
+            "{} left as it was",
+            path.display()
+        );
+    }
+    // The run's own record was written beside them.
+    let written: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("clean.") && n != "clean.json")
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    let rec: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(&written[0])).unwrap()).unwrap();
+    assert_eq!(rec["snippet"], "clean");
+    assert_eq!(rec["verdict"], "confirmed");
+}
+
+#[test]
+fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
+    // DESIGN: a host that cannot run a snippet writes no record over a real one.
+    let t = fixture("packing");
+    errbook(t.path())
+        .args(["verify", "--gpus", "0,1", "--only", "#both"])
+        .assert()
+        .success();
+    let before = records(t.path());
+    assert_eq!(before["both"].1["verdict"], "confirmed");
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--force", "--only", "#both"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 to run, 1 up to date, 0 to skip"), "{err}");
+    assert_eq!(records(t.path()), before, "the real record stays as it was");
 }

@@ -4,7 +4,7 @@
 use crate::records::Environment;
 use std::process::Command;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Gpu {
     pub index: u32,
     pub name: String,
@@ -125,6 +125,11 @@ pub fn detect(python: &[String], only: Option<&[u32]>) -> Host {
 }
 
 impl Host {
+    /// The indices of the GPUs runs may use.
+    pub fn gpu_ids(&self) -> Vec<u32> {
+        self.gpus.iter().map(|g| g.index).collect()
+    }
+
     /// The environment of a run given `used` GPUs.
     pub fn env_for(&self, used: &[u32]) -> Environment {
         let mut e = self.env.clone();

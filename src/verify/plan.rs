@@ -1,7 +1,10 @@
 //! Extract and plan: every runnable snippet becomes a unit (its continuation chain as one
-//! program, its hash); units already recorded for the same hash are left alone (unless forced),
-//! units that need more GPUs than the host has are skipped with that reason, the rest run.
+//! program, its hash); units already recorded for the same hash are left alone (unless forced;
+//! never where the host cannot run them), units that need more GPUs than the host has are
+//! skipped with that reason, the rest run.
+//! `Plan` holds the outcome: the units, each one's action, the host and runs at a time.
 
+use super::gpu::Host;
 use crate::core::model::PageRef;
 use crate::core::model::{Catalog, RunSpec};
 use crate::records::hash;
@@ -73,6 +76,20 @@ pub enum Action {
     Skip(String),
 }
 
+/// How the summary names the state of a unit that has a record for its hash already.
+pub const UP_TO_DATE: &str = "up to date";
+
+impl Action {
+    /// In words, as the dry run lists it: `run`, `up to date`, `skip: <reason>`.
+    pub fn describe(&self) -> String {
+        match self {
+            Action::Run => "run".to_string(),
+            Action::UpToDate => UP_TO_DATE.to_string(),
+            Action::Skip(reason) => format!("skip: {reason}"),
+        }
+    }
+}
+
 /// Decide each unit's action. `host_gpus`: GPUs this host offers.
 pub fn plan(units: &[Unit], records: &RecordSet, host_gpus: u32, force: bool) -> Vec<Action> {
     units
@@ -83,7 +100,8 @@ pub fn plan(units: &[Unit], records: &RecordSet, host_gpus: u32, force: bool) ->
             match existing {
                 // A real result is kept unless forced; a skipped one is retried where it can run.
                 Some(r) if r.verdict != Verdict::Skipped && !force => Action::UpToDate,
-                Some(r) if r.verdict == Verdict::Skipped && !can_run => Action::UpToDate,
+                // A host that cannot run it writes no record over an existing one, forced or not.
+                Some(_) if !can_run => Action::UpToDate,
                 _ if !can_run => Action::Skip(format!(
                     "needs {} GPU{}, host has {host_gpus}",
                     u.spec.gpus,
@@ -93,4 +111,31 @@ pub fn plan(units: &[Unit], records: &RecordSet, host_gpus: u32, force: bool) ->
             }
         })
         .collect()
+}
+
+/// A session's plan: every unit (after `only`), its action, where the runs happen.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub units: Vec<Unit>,
+    /// Parallel to `units`.
+    pub actions: Vec<Action>,
+    pub host: Host,
+    /// Runs at a time.
+    pub jobs: usize,
+    /// The interpreter command of `python3` snippets (book.toml's `verify.python`).
+    pub(crate) python: Vec<String>,
+}
+
+impl Plan {
+    /// Positions in `units` of the units to run, in page order.
+    pub fn to_run(&self) -> Vec<usize> {
+        (0..self.units.len())
+            .filter(|&i| self.actions[i] == Action::Run)
+            .collect()
+    }
+
+    /// How many units have an action that `is` accepts.
+    pub fn count(&self, is: impl Fn(&Action) -> bool) -> usize {
+        self.actions.iter().filter(|a| is(a)).count()
+    }
 }

@@ -5,6 +5,7 @@
 
 use crate::records::RaisedError;
 use regex::Regex;
+use std::collections::VecDeque;
 use std::sync::LazyLock;
 
 static EXC_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -82,36 +83,72 @@ fn orphan_exception(lines: &[&str], i: usize) -> Option<RaisedError> {
 /// Parse `text` (stdout and stderr interleaved).
 pub fn parse(text: &str) -> Raised {
     let lines: Vec<&str> = text.lines().collect();
-    let mut out = Raised::default();
-    // Blocks in order: (origin, error).
-    let mut blocks: Vec<(Origin, RaisedError)> = Vec::new();
-    // Children that announced `Process X:` and have not printed their traceback yet: processes
-    // dying at once interleave their output, so headers can come before all the tracebacks.
-    let mut pending: std::collections::VecDeque<String> = Default::default();
+    let mut r = Reading::default();
     let mut i = 0;
     while i < lines.len() {
-        let line = lines[i];
-        let t = line.trim_start();
-        if !t.ends_with(TB_MARK) {
-            if let Some(c) = CHILD.captures(t.trim_end()) {
-                pending.push_back(c[1].to_string());
-            } else if let Some(e) = orphan_exception(&lines, i).filter(|_| !pending.is_empty()) {
-                // A waiting child's exception line whose marker line went into another child's
-                // interleaved output.
-                let name = pending.pop_front().unwrap_or_default();
-                blocks.push((
-                    Origin::Child(name.clone()),
-                    RaisedError { origin: name, ..e },
-                ));
-            }
+        if !lines[i].trim_start().ends_with(TB_MARK) {
+            r.outside(&lines, i);
             i += 1;
             continue;
         }
-        let base = indent(line);
+        let (origin, prev) = r.origin(&lines, i);
+        let (err, next) = match read_block(&lines, i, &origin) {
+            Block::Eof => break,
+            Block::NoException(next) => {
+                i = next;
+                continue;
+            }
+            Block::Raised(err, next) => (err, next),
+        };
+        i = next;
+        r.add(origin, err, CHAINED.contains(&prev));
+    }
+    r.finish()
+}
+
+impl Origin {
+    /// As `RaisedError::origin` writes it.
+    fn name(&self) -> String {
+        match self {
+            Origin::Main => "main".into(),
+            Origin::Wrapped => "wrapped".into(),
+            Origin::Child(n) => n.clone(),
+        }
+    }
+}
+
+/// The traceback blocks read so far, in output order, and the children waiting for theirs:
+/// children dying at once interleave their output, so headers (`Process X:`) can come before
+/// all the tracebacks.
+#[derive(Default)]
+struct Reading {
+    blocks: Vec<(Origin, RaisedError)>,
+    pending: VecDeque<String>,
+}
+
+impl Reading {
+    /// Line `i` is outside a traceback: a child's header, or the exception line of a waiting
+    /// child whose marker line went into another child's interleaved output.
+    fn outside(&mut self, lines: &[&str], i: usize) {
+        if let Some(c) = CHILD.captures(lines[i].trim()) {
+            self.pending.push_back(c[1].to_string());
+        } else if let Some(e) = orphan_exception(lines, i).filter(|_| !self.pending.is_empty()) {
+            let name = self.pending.pop_front().unwrap_or_default();
+            let err = RaisedError {
+                origin: name.clone(),
+                ..e
+            };
+            self.blocks.push((Origin::Child(name), err));
+        }
+    }
+
+    /// Who printed the traceback whose marker is line `i`, and the last non-blank line before
+    /// it (trimmed).
+    fn origin<'a>(&self, lines: &[&'a str], i: usize) -> (Origin, &'a str) {
         let mut before = lines[..i]
             .iter()
             .rev()
-            .map(|l| l.trim())
+            .map(|&l| l.trim())
             .filter(|l| !l.is_empty());
         let prev = before.next().unwrap_or("");
         // A manager's RemoteError prints the server's traceback between two rulers.
@@ -120,112 +157,145 @@ pub fn parse(text: &str) -> Raised {
                 .next()
                 .and_then(|l| EXC_LINE.captures(l))
                 .is_some_and(|c| c[1].ends_with("RemoteError"));
-        let origin = if t.starts_with("Original ") || SPAWN_WRAP.is_match(prev) || remote {
+        let origin = if lines[i].trim_start().starts_with("Original ")
+            || SPAWN_WRAP.is_match(prev)
+            || remote
+        {
             Origin::Wrapped
         } else if CHAINED.contains(&prev) {
             // Continues the chain of the block before; it replaces it as that chain's last.
-            blocks
+            self.blocks
                 .last()
                 .map(|(o, _)| o.clone())
                 .unwrap_or(Origin::Main)
-        } else if let Some(name) = pending.front() {
-            // A child announced itself (`Process X:`) and has not printed its traceback yet:
-            // children dying at once print their headers and tracebacks interleaved.
+        } else if let Some(name) = self.pending.front() {
+            // A child announced itself and has not printed its traceback yet.
             Origin::Child(name.clone())
         } else {
             Origin::Main
         };
-        // Frames: lines indented deeper than the marker (or blank).
-        let start = i;
-        i += 1;
-        while i < lines.len() && (lines[i].trim().is_empty() || indent(lines[i]) > base) {
-            i += 1;
+        (origin, prev)
+    }
+
+    /// A block was read; `chained`: it continues (and replaces) the block before.
+    fn add(&mut self, origin: Origin, err: RaisedError, chained: bool) {
+        if matches!(origin, Origin::Child(_)) && !chained {
+            self.pending.pop_front();
         }
-        if i >= lines.len() {
+        match self.blocks.last_mut() {
+            Some(last) if chained => *last = (origin, err),
+            _ => self.blocks.push((origin, err)),
+        }
+    }
+
+    /// The main process's final exception is its last top-level block; what follows it as
+    /// Wrapped blocks is inside its message.
+    fn finish(self) -> Raised {
+        let mut out = Raised::default();
+        let last_main = self.blocks.iter().rposition(|(o, _)| *o == Origin::Main);
+        for (k, (o, e)) in self.blocks.into_iter().enumerate() {
+            match o {
+                Origin::Child(_) => out.children.push(e),
+                Origin::Main if Some(k) == last_main => out.final_error = Some(e),
+                Origin::Wrapped if last_main.is_some_and(|m| k > m) => out.wrapped.push(e),
+                // A wrapped block inside a child's message, or an earlier main block (printed
+                // and caught): keep wrapped ones with the children they belong to, drop the rest.
+                Origin::Wrapped | Origin::Main => {}
+            }
+        }
+        out
+    }
+}
+
+/// What reading a traceback from its marker line gave.
+enum Block {
+    /// The output ended inside the frames.
+    Eof,
+    /// The frames end at this line, which is no exception line: read on from there.
+    NoException(usize),
+    /// The exception, and the line after it and its message.
+    Raised(RaisedError, usize),
+}
+
+/// Read the traceback whose marker is line `start`: its frames (lines indented deeper than the
+/// marker, or blank), the exception line, the message's continuation lines.
+fn read_block(lines: &[&str], start: usize, origin: &Origin) -> Block {
+    let base = indent(lines[start]);
+    let mut i = start + 1;
+    while i < lines.len() && (lines[i].trim().is_empty() || indent(lines[i]) > base) {
+        i += 1;
+    }
+    if i >= lines.len() {
+        return Block::Eof;
+    }
+    let line = lines[i];
+    let exc_line = line.get(base.min(line.len())..).unwrap_or(line);
+    let Some(c) = EXC_LINE.captures(exc_line.trim_end()) else {
+        return Block::NoException(i);
+    };
+    // A child's output interleaves with others': keep its first line only.
+    let limit = if matches!(origin, Origin::Child(_)) {
+        0
+    } else {
+        20
+    };
+    let (more, next) = continuation(lines, i + 1, limit);
+    let message = format!("{}{more}", c.get(2).map_or("", |m| m.as_str()));
+    let err = RaisedError {
+        exception: c[1].to_string(),
+        message: message.trim().to_string(),
+        origin: origin.name(),
+        traceback: capped(lines[start..=i].join("\n")),
+    };
+    Block::Raised(err, next)
+}
+
+/// Up to `limit` continuation lines of a message from line `i` (each after a newline), up to a
+/// blank line or the start of something else; and the line where reading stopped.
+fn continuation(lines: &[&str], mut i: usize, limit: usize) -> (String, usize) {
+    let mut more = String::new();
+    let mut n = 0;
+    while i < lines.len() && n < limit {
+        let lt = lines[i].trim();
+        if lt.is_empty()
+            || RULER.is_match(lt)
+            || lt.ends_with(TB_MARK)
+            || CHAINED.contains(&lt)
+            || CHILD.is_match(lt)
+            || SPAWN_WRAP.is_match(lt)
+        {
             break;
         }
-        let exc_line = &lines[i][base.min(lines[i].len())..];
-        let Some(c) = EXC_LINE.captures(exc_line.trim_end()) else {
-            continue;
-        };
-        let exception = c[1].to_string();
-        let mut message = c.get(2).map(|m| m.as_str().to_string()).unwrap_or_default();
-        let tb_end = i;
+        more.push('\n');
+        more.push_str(lines[i]);
+        n += 1;
         i += 1;
-        // Continuation lines of the message, up to a blank line or the next marker.
-        // A child's output interleaves with others': keep its first line only.
-        let mut extra = if matches!(origin, Origin::Child(_)) {
-            20
-        } else {
-            0
-        };
-        while i < lines.len() && extra < 20 {
-            let l = lines[i];
-            let lt = l.trim();
-            if lt.is_empty()
-                || RULER.is_match(lt)
-                || lt.ends_with(TB_MARK)
-                || CHAINED.contains(&lt)
-                || CHILD.is_match(lt)
-                || SPAWN_WRAP.is_match(lt)
-            {
-                break;
-            }
-            message.push('\n');
-            message.push_str(l);
-            extra += 1;
-            i += 1;
-        }
-        let mut tb = lines[start..=tb_end].join("\n");
-        if tb.len() > TB_CAP {
-            let mut cut = tb.len() - TB_CAP;
-            while !tb.is_char_boundary(cut) {
-                cut += 1;
-            }
-            tb = format!("\u{2026}{}", &tb[cut..]);
-        }
-        if matches!(origin, Origin::Child(_)) && !CHAINED.contains(&prev) {
-            pending.pop_front();
-        }
-        let chained = CHAINED.contains(&prev);
-        let err = RaisedError {
-            exception,
-            message: message.trim().to_string(),
-            origin: match &origin {
-                Origin::Main => "main".into(),
-                Origin::Wrapped => "wrapped".into(),
-                Origin::Child(n) => n.clone(),
-            },
-            traceback: tb,
-        };
-        if chained {
-            if let Some(last) = blocks.last_mut() {
-                *last = (origin, err);
-                continue;
-            }
-        }
-        blocks.push((origin, err));
     }
-    // The main process's final exception is its last top-level block; what follows it as
-    // Wrapped blocks is inside its message.
-    let last_main = blocks.iter().rposition(|(o, _)| *o == Origin::Main);
-    for (k, (o, e)) in blocks.into_iter().enumerate() {
-        match o {
-            Origin::Child(_) => out.children.push(e),
-            Origin::Main if Some(k) == last_main => out.final_error = Some(e),
-            Origin::Wrapped if last_main.is_some_and(|m| k > m) => out.wrapped.push(e),
-            // A wrapped block inside a child's message, or an earlier main block (printed and
-            // caught): keep wrapped ones with the children they belong to, drop the rest.
-            Origin::Wrapped => {}
-            Origin::Main => {}
-        }
+    (more, i)
+}
+
+/// A traceback's text, its last `TB_CAP` bytes kept.
+fn capped(tb: String) -> String {
+    if tb.len() <= TB_CAP {
+        return tb;
     }
-    out
+    let mut cut = tb.len() - TB_CAP;
+    while !tb.is_char_boundary(cut) {
+        cut += 1;
+    }
+    format!("\u{2026}{}", &tb[cut..])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wide_indent_before_a_multibyte_line_is_no_panic() {
+        // The marker's indent (3 bytes of U+3000) ends inside the next line's second `é`.
+        let r = parse("\u{3000}Traceback (most recent call last):\néébad: x\n");
+        assert_eq!(r, Raised::default());
+    }
 
     #[test]
     fn children_dying_at_once_print_headers_before_tracebacks() {

@@ -43,14 +43,16 @@ impl Output {
         let kept = (self.head.len() + self.tail.len()) as u64;
         let mut s = String::from_utf8_lossy(&self.head).into_owned();
         if self.bytes > kept {
-            s.push_str(&format!(
-                "\n[errbook: {} bytes of output left out]\n",
-                self.bytes - kept
-            ));
+            s.push_str(&left_out(self.bytes - kept));
         }
         s.push_str(&String::from_utf8_lossy(&self.tail));
         s
     }
+}
+
+/// The line that stands where `bytes` of output were left out (here and in a record's log).
+pub(crate) fn left_out(bytes: u64) -> String {
+    format!("\n[errbook: {bytes} bytes of output left out]\n")
 }
 
 /// Variables kept from errbook's environment by default: what finding programs, Python and

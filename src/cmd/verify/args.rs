@@ -1,0 +1,64 @@
+//! `errbook verify`'s arguments, and their translation into the library's `verify::Options`
+//! (where the GPU list is parsed and checked).
+
+use errbook::verify::{Options, DEFAULT_LOG_BYTES};
+use errbook::Result;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// Where runs happen: `local` (this machine).
+    #[arg(long, default_value = "local", value_parser = ["local"])]
+    pub runner: String,
+    /// Runs at a time (default: the CPU count; GPU runs are also limited by the GPUs).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Run again even where a record for the same hash exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Only the snippets whose `entry/<id>#<snippet>` or `article/<id>#<snippet>` contains this
+    /// text (repeatable).
+    #[arg(long, value_name = "TEXT")]
+    pub only: Vec<String>,
+    /// Print the plan and run nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Exit 0 even when a run contradicts its claim (the finding is still recorded).
+    #[arg(long)]
+    pub allow_contradictions: bool,
+    /// GPU indices to use (`0,1`), or `none`; default: every GPU nvidia-smi lists.
+    #[arg(long, value_name = "LIST")]
+    pub gpus: Option<String>,
+    /// Another variable of errbook's environment to pass to runs (`NAME` or `PREFIX*`; repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub keep_env: Vec<String>,
+    /// Bytes of each run's output kept in its record (half from the start, half from the end).
+    #[arg(long, default_value_t = DEFAULT_LOG_BYTES)]
+    pub log_bytes: usize,
+    /// Delete records that match no runnable snippet any more.
+    #[arg(long)]
+    pub prune: bool,
+    /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<std::path::PathBuf>,
+}
+
+impl Args {
+    /// The session's options; a malformed `--gpus` list is an error.
+    pub(crate) fn options(self) -> Result<Options> {
+        Ok(Options {
+            runner: self.runner.parse()?,
+            jobs: self.jobs,
+            force: self.force,
+            only: self.only,
+            dry_run: self.dry_run,
+            gpus: match self.gpus {
+                Some(list) => list.parse()?,
+                None => Default::default(),
+            },
+            keep_env: self.keep_env,
+            log_bytes: self.log_bytes,
+            prune: self.prune,
+            report: self.report,
+        })
+    }
+}

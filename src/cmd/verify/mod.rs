@@ -1,0 +1,44 @@
+//! `errbook verify`: run the runnable snippets and record the results. The session is the
+//! library's (`errbook::verify::run`); this command turns its arguments into options (`args`),
+//! prints what the session reports as it goes (`plan`, `progress`) and at the end (`table`), and picks
+//! the exit status: 1 when a claim is contradicted (unless allowed), 2 when a record could not
+//! be written.
+
+mod args;
+mod plan;
+mod progress;
+mod table;
+
+pub(crate) use args::Args;
+use errbook::verify::{self, Exit};
+use errbook::{Error, Result};
+use std::path::Path;
+use std::process::ExitCode;
+
+pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
+    let allow_contradictions = args.allow_contradictions;
+    let opts = args.options()?;
+    let mut printer = progress::Printer::default();
+    let summary = match verify::run(root, &opts, &mut printer) {
+        Err(Error::Content { diags, .. }) => {
+            diags.print();
+            eprintln!("verify: the content has errors; fix them first (`errbook check`)");
+            return Ok(ExitCode::from(1));
+        }
+        other => other?,
+    };
+    if opts.dry_run {
+        plan::list(&summary.plan);
+        return Ok(ExitCode::SUCCESS);
+    }
+    Ok(match summary.exit(allow_contradictions) {
+        Exit::Clean => ExitCode::SUCCESS,
+        Exit::WriteFailed => ExitCode::from(2),
+        Exit::Findings(n) => {
+            eprintln!(
+                "verify: {n} claim(s) contradicted by their run (recorded; --allow-contradictions exits 0)"
+            );
+            ExitCode::from(1)
+        }
+    })
+}

@@ -1,0 +1,45 @@
+//! `errbook verify`'s plan, as the session reports it before anything runs: the one-line
+//! overview (counts, host, GPUs, Python, PyTorch, runs at a time) and the dry run's list.
+
+use errbook::verify::{Action, Plan};
+
+/// `verify: 14 runnable snippet(s): 13 to run, ...; host vm: no GPU; Python 3.11, ...`.
+pub(super) fn line(plan: &Plan) -> String {
+    let (host, env) = (&plan.host, &plan.host.env);
+    let gpu_line = match host.gpus.first() {
+        None => "no GPU".to_string(),
+        Some(g) => format!(
+            "{}\u{d7} {} ({} MiB), driver {}",
+            host.gpus.len(),
+            g.name,
+            g.memory_mib,
+            env.driver
+        ),
+    };
+    let or = |default: &'static str, v: &str| -> String {
+        (if v.is_empty() { default } else { v }).to_string()
+    };
+    format!(
+        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip; host {}: {gpu_line}; Python {}, PyTorch {}; {} at a time",
+        plan.units.len(),
+        plan.count(|a| *a == Action::Run),
+        plan.count(|a| *a == Action::UpToDate),
+        plan.count(|a| matches!(a, Action::Skip(_))),
+        or("?", &env.host),
+        or("?", &env.python),
+        or("none", &env.torch),
+        plan.jobs
+    )
+}
+
+/// The dry run: one line per unit with its action, needs and claim (stdout).
+pub(super) fn list(plan: &Plan) {
+    for (u, a) in plan.units.iter().zip(&plan.actions) {
+        let (what, name, s) = (a.describe(), u.name(), &u.spec);
+        let claim = s.claim.describe();
+        println!(
+            "{what:<12} {name}  [{} GPU, {} s]  {claim}",
+            s.gpus, s.timeout_s
+        );
+    }
+}

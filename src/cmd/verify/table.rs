@@ -1,0 +1,65 @@
+//! `errbook verify`'s closing tables: the summary of every unit (stdout) and the packing of
+//! runs onto GPUs (stderr). Verdicts are named by `records::Verdict`'s one table of words.
+
+use errbook::records::Verdict;
+use errbook::verify::plan::UP_TO_DATE;
+use errbook::verify::Summary;
+
+/// A row per unit (verdict, snippet, claim, time), each finding's sentence, the counts.
+pub(super) fn summary(s: &Summary) {
+    if s.plan.units.is_empty() {
+        eprintln!("verify: no runnable snippets (mark a code block with `run`)");
+        return;
+    }
+    let mut rows: Vec<[String; 4]> =
+        vec![["VERDICT", "SNIPPET", "CLAIM", "TIME"].map(String::from)];
+    for (u, rec) in s.results() {
+        let verdict = rec.map_or(UP_TO_DATE, |r| r.verdict.as_str());
+        let time = match rec {
+            Some(r) if r.verdict != Verdict::Skipped => {
+                format!("{:.1} s", r.duration_s)
+            }
+            _ => "-".to_string(),
+        };
+        rows.push([verdict.to_string(), u.name(), u.spec.claim.describe(), time]);
+    }
+    let width = |c: usize| {
+        rows.iter()
+            .map(|r| r[c].chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(90)
+    };
+    let w = [width(0), width(1), width(2), width(3)];
+    for r in &rows {
+        let cells: Vec<String> = (0..3).map(|c| format!("{:<w$}", r[c], w = w[c])).collect();
+        println!("{}  {:>w3$}", cells.join("  "), r[3], w3 = w[3]);
+    }
+    for (u, r) in s.results().filter_map(|(u, r)| Some((u, r?))) {
+        if r.verdict != Verdict::Confirmed {
+            println!("  {}: {}", u.name(), r.finding);
+        }
+    }
+    let parts: Vec<String> = s.counts().iter().map(|(k, v)| format!("{v} {k}")).collect();
+    println!("verify: {}", parts.join(", "));
+}
+
+/// How runs were packed: wall clock against run time, then each GPU's runs in order.
+pub(super) fn packing(s: &Summary) {
+    if s.timeline.is_empty() {
+        return;
+    }
+    let (wall, busy) = (s.wall_s(), s.busy_s());
+    let parallel = if wall > 0.0 { busy / wall } else { 0.0 };
+    eprintln!(
+        "verify: {} run(s) in {wall:.1} s wall clock ({busy:.1} s of runs, {parallel:.1}\u{d7} in parallel)",
+        s.timeline.len()
+    );
+    for g in s.plan.host.gpu_ids() {
+        let on = s.on_gpu(g).into_iter().map(|slot| {
+            let name = s.plan.units[slot.job].name();
+            format!("{name} [{:.0}-{:.0} s]", slot.start_s, slot.end_s)
+        });
+        eprintln!("  GPU {g}: {}", on.collect::<Vec<_>>().join(", "));
+    }
+}
