@@ -343,14 +343,6 @@ impl Diagnostics {
             (&a.path, a.line, a.col, &a.message).cmp(&(&b.path, b.line, b.col, &b.message))
         });
     }
-    /// Print every diagnostic to stderr, then a summary line.
-    pub fn print(&self) {
-        use std::io::IsTerminal;
-        let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        for d in &self.items {
-            eprintln!("{}", d.render(color));
-        }
-    }
 }
 
 /// 1-based (line, column) of a byte offset; the column counts characters.

@@ -21,7 +21,7 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let mut printer = progress::Printer::default();
     let summary = match verify::run(root, &opts, &mut printer) {
         Err(Error::Content { diags, .. }) => {
-            diags.print();
+            crate::cmd::print_diagnostics(&diags);
             eprintln!("verify: the content has errors; fix them first (`errbook check`)");
             return Ok(ExitCode::from(1));
         }

@@ -4,7 +4,7 @@
 //! render. Everything taken out is kept, so a change that does not build is put back whole.
 
 use super::affected::{entry_facets, Changes, Listed};
-use crate::core::diag::{Code, Diagnostic, Diagnostics};
+use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::model::{Article, Entry, PageKind, PageRef};
 use crate::link::Graph;
 use crate::load::SourceFile;
@@ -131,7 +131,11 @@ impl Edit {
         self.listed_after.push(Listed::entry(&e));
         let cat = &mut next.catalog;
         match cat.entries.binary_search_by(|x| x.id.cmp(&e.id)) {
-            Ok(i) => d.push(duplicate_id(file, &e.id, &cat.entries[i].source)),
+            Ok(i) => d.push(crate::parse::duplicate_id(
+                file,
+                &e.id,
+                &cat.entries[i].source,
+            )),
             Err(i) => {
                 self.added_entries.push(e.id.clone());
                 cat.entries.insert(i, e);
@@ -153,7 +157,11 @@ impl Edit {
         self.listed_after.push(Listed::article(&a));
         let cat = &mut next.catalog;
         match cat.articles.binary_search_by(|x| x.id.cmp(&a.id)) {
-            Ok(i) => d.push(duplicate_id(file, &a.id, &cat.articles[i].source)),
+            Ok(i) => d.push(crate::parse::duplicate_id(
+                file,
+                &a.id,
+                &cat.articles[i].source,
+            )),
             Err(i) => {
                 self.added_articles.push(a.id.clone());
                 cat.articles.insert(i, a);
@@ -223,23 +231,4 @@ impl Edit {
         a.files = self.old_files;
         a
     }
-}
-
-// TODO(merge): parse::duplicate_id replaces this copy.
-fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
-    let needle = if file.kind == PageKind::Entry {
-        "**ID:**"
-    } else {
-        "id:"
-    };
-    let at = file.text.find(needle).unwrap_or(0);
-    Diagnostic::at(
-        Code::DuplicateId,
-        &file.path,
-        &file.text,
-        at,
-        needle.len(),
-        format!("the ID `{id}` is already used by {}", first.display()),
-    )
-    .hint("give each file its own ID (the ID follows the file path)")
 }
