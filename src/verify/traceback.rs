@@ -53,14 +53,15 @@ fn indent(l: &str) -> usize {
 }
 
 /// `lines[i]` as an exception line that ends a traceback: unindented, `Name: message` (or an
-/// exception-like name alone), right after an indented frame line.
+/// exception-like name alone), right after an indented frame line or right after another
+/// exception line (two children's frames interleaved, then both their exception lines).
 fn orphan_exception(lines: &[&str], i: usize) -> Option<RaisedError> {
     let line = lines[i].trim_end();
     if line.is_empty() || indent(line) > 0 {
         return None;
     }
     let prev = lines[..i].iter().rev().find(|l| !l.trim().is_empty())?;
-    if indent(prev) == 0 {
+    if indent(prev) == 0 && !looks_like_exception(prev.trim_end()) {
         return None;
     }
     let c = EXC_LINE.captures(line)?;
@@ -77,6 +78,15 @@ fn orphan_exception(lines: &[&str], i: usize) -> Option<RaisedError> {
             .unwrap_or_default(),
         origin: String::new(),
         traceback: String::new(),
+    })
+}
+
+/// An unindented `Name: message` line whose name is an exception's.
+fn looks_like_exception(line: &str) -> bool {
+    EXC_LINE.captures(line).is_some_and(|c| {
+        ["Error", "Exception", "Exit", "Interrupt"]
+            .iter()
+            .any(|s| c[1].ends_with(s))
     })
 }
 
@@ -344,6 +354,28 @@ done
                 "worker 3 gave up"
             ]
         );
+    }
+
+    #[test]
+    fn two_childrens_frames_interleaved_then_both_exception_lines() {
+        // Recorded on CPython 3.11 (a CI run): two markers, both children's frames, then both
+        // exception lines one after the other.
+        let f = "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n    self.run()\n";
+        let text = format!(
+            "Process Process-4:\nProcess Process-3:\nTraceback (most recent call last):\nTraceback (most recent call last):\n{f}{f}\
+             ZeroDivisionError: worker 3 gave up\nZeroDivisionError: worker 2 gave up\n\
+             Process Process-2:\nProcess Process-1:\nTraceback (most recent call last):\nTraceback (most recent call last):\n{f}\
+             ZeroDivisionError: worker 1 gave up\n{f}ZeroDivisionError: worker 0 gave up\nparent done\n"
+        );
+        let r = parse(&text);
+        assert_eq!(r.final_error, None);
+        let mut names: Vec<_> = r.children.iter().map(|c| c.origin.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["Process-1", "Process-2", "Process-3", "Process-4"]);
+        let mut msgs: Vec<_> = r.children.iter().map(|c| c.message.as_str()).collect();
+        msgs.sort();
+        let want: Vec<String> = (0..4).map(|i| format!("worker {i} gave up")).collect();
+        assert_eq!(msgs, want);
     }
 
     #[test]
