@@ -282,18 +282,7 @@ impl Graph {
 
 /// Build the graph: explicit links (checked, broken ones are errors) and, if `infer`, inferred
 /// links scoring at least `cfg.link.threshold`, with the authors' `links: {confirm, reject}`
-/// applied.
-pub fn link(
-    catalog: &Catalog,
-    files: &[SourceFile],
-    cfg: &Config,
-    infer: bool,
-    diags: &mut Diagnostics,
-) -> Graph {
-    link_with(catalog, files, cfg, infer, None, diags)
-}
-
-/// `link`, also reading what the snippets printed when they ran (fresh verification records):
+/// applied. With `records`, also reading what the snippets printed when they ran (fresh verification records):
 /// an article whose snippet's run ended in an entry's error discusses it, and a snippet that
 /// does what a dead end names and failed with the entry's error falls into that dead end.
 pub fn link_with(
@@ -689,82 +678,4 @@ pub fn resolve_href_from(
         .map(|(_, f)| format!("#{f}"))
         .unwrap_or_default();
     resolve_href(catalog, &format!("@/{rel}.md{frag}"))
-}
-
-/// The graph as JSON for `/api/links.json`: every link with its endpoints' titles and site
-/// paths, its kind, origin, score and evidence.
-pub fn graph_json(graph: &Graph, catalog: &Catalog) -> serde_json::Value {
-    let node = |n: &Node| -> serde_json::Value {
-        let mut v = serde_json::to_value(n).unwrap_or_default();
-        let (title, path) = match n {
-            Node::Entry { id } => (
-                catalog.entry(id).map(|e| e.message.clone()),
-                Some(crate::core::urls::entry(id)),
-            ),
-            Node::Article { id } => (
-                catalog.article(id).map(|a| a.title.clone()),
-                Some(crate::core::urls::article(id)),
-            ),
-            Node::Workaround { entry, number } => (
-                catalog.entry(entry).and_then(|e| {
-                    e.workarounds
-                        .iter()
-                        .find(|w| w.number == *number)
-                        .map(|w| w.summary.clone())
-                }),
-                Some(format!(
-                    "{}#workaround-{number}",
-                    crate::core::urls::entry(entry)
-                )),
-            ),
-            Node::DeadEnd { entry, number } => (
-                catalog.entry(entry).and_then(|e| {
-                    e.dead_ends
-                        .iter()
-                        .find(|d| d.number == *number)
-                        .map(|d| d.summary.clone())
-                }),
-                Some(format!(
-                    "{}#dead-end-{number}",
-                    crate::core::urls::entry(entry)
-                )),
-            ),
-            Node::Snippet { page, index } => {
-                let s = match page.kind {
-                    PageKind::Article => catalog
-                        .article(&page.id)
-                        .and_then(|a| a.snippets.get(*index)),
-                    PageKind::Entry => catalog.entry(&page.id).and_then(|e| e.snippets.get(*index)),
-                };
-                let base = match page.kind {
-                    PageKind::Article => crate::core::urls::article(&page.id),
-                    PageKind::Entry => crate::core::urls::entry(&page.id),
-                };
-                (
-                    s.map(|s| s.label.clone().unwrap_or_else(|| s.id.clone())),
-                    s.map(|s| format!("{base}#{}", s.id)),
-                )
-            }
-        };
-        if let Some(o) = v.as_object_mut() {
-            o.insert("title".into(), title.into());
-            o.insert("path".into(), path.into());
-        }
-        v
-    };
-    let links: Vec<serde_json::Value> = graph
-        .links
-        .iter()
-        .map(|l| {
-            serde_json::json!({
-                "from": node(&l.from),
-                "to": node(&l.to),
-                "kind": l.kind,
-                "origin": l.origin,
-                "score": l.score,
-                "evidence": l.evidence,
-            })
-        })
-        .collect();
-    serde_json::json!({ "links": links })
 }
