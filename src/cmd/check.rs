@@ -31,7 +31,7 @@ pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     state.diags.extend(records);
     state.diags.print();
     for f in links_of {
-        print!("{}", errbook::link::explain::explain(&state, f));
+        print!("{}", errbook::link::explain::explain(&state.catalog, &state.graph, f));
     }
     eprintln!(
         "{}",
