@@ -362,7 +362,7 @@ pub fn examples<'a>(
                 why: l
                     .evidence
                     .iter()
-                    .map(|e| e.signal.clone())
+                    .map(|e| e.signal.to_string())
                     .collect::<Vec<_>>()
                     .join("; "),
             })
@@ -386,7 +386,7 @@ pub fn related(ctx: &PageCtx<'_>, id: &str) -> Vec<Related> {
                 why: l
                     .evidence
                     .iter()
-                    .map(|e| e.signal.clone())
+                    .map(|e| e.signal.to_string())
                     .collect::<Vec<_>>()
                     .join("; "),
             })

@@ -60,7 +60,12 @@ fn flags(ctx: &PageCtx<'_>, s: &Snippet, out: &mut String) {
         let why = l
             .evidence
             .first()
-            .map(|ev| format!(" <span class=\"evidence\">({})</span>", esc(&ev.signal)))
+            .map(|ev| {
+                format!(
+                    " <span class=\"evidence\">({})</span>",
+                    esc(&ev.signal.to_string())
+                )
+            })
             .unwrap_or_default();
         match l.kind {
             LinkKind::DeadEnd => {
