@@ -2,6 +2,7 @@
 //! names (`set_start_method('spawn')`, `num_workers=0`, `worker_init_fn`,
 //! `if __name__ == '__main__'`), and the same things found in a snippet's code.
 
+use super::TokenKind;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -78,16 +79,16 @@ impl CodeTok {
         self.base_weight() >= 0.5
     }
 
-    pub fn describe(&self) -> String {
-        let what = match &self.kind {
-            Kind::Call { .. } => "call",
-            Kind::Setting { .. } => "setting",
-            Kind::MainGuard => "guard",
-            Kind::Import { .. } => "import",
-            Kind::Ident { .. } => "name",
-            Kind::Class { .. } => "class",
-        };
-        format!("{what} `{}`", self.text)
+    /// What evidence calls a token of this kind.
+    pub fn token_kind(&self) -> TokenKind {
+        match &self.kind {
+            Kind::Call { .. } => TokenKind::Call,
+            Kind::Setting { .. } => TokenKind::Setting,
+            Kind::MainGuard => TokenKind::Guard,
+            Kind::Import { .. } => TokenKind::Import,
+            Kind::Ident { .. } => TokenKind::Name,
+            Kind::Class { .. } => TokenKind::Class,
+        }
     }
 }
 

@@ -19,7 +19,7 @@ pub mod infer;
 mod resolve;
 pub mod text;
 
-pub use evidence::Evidence;
+pub use evidence::{Evidence, Extent, Place, Signal, TokenKind};
 pub use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
 pub use resolve::{resolve_href, resolve_href_from};
 

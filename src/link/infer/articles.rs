@@ -6,7 +6,7 @@
 use crate::core::model::PageRef;
 use crate::core::model::{Article, Catalog, PageKind, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
-use crate::link::{Evidence, Link, LinkKind, Node, Origin};
+use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal};
 use crate::records::{Record, RecordSet, Status};
 use std::collections::HashMap;
 
@@ -88,30 +88,12 @@ impl Index {
     }
 }
 
-/// Where in an article a passage is.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Place {
-    Title,
-    Heading,
-    Code,
-    Prose,
-}
-
-impl Place {
-    fn weight(self) -> f64 {
-        match self {
-            Place::Title | Place::Heading => 0.9,
-            Place::Code => 0.85,
-            Place::Prose => 0.7,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Place::Title => "title",
-            Place::Heading => "heading",
-            Place::Code => "code",
-            Place::Prose => "prose",
-        }
+/// How much a message found at a place says.
+fn place_weight(place: Place) -> f64 {
+    match place {
+        Place::Title | Place::Heading => 0.9,
+        Place::Code => 0.85,
+        Place::Prose => 0.7,
     }
 }
 
@@ -143,7 +125,7 @@ struct Found {
     n: usize,
     end: usize,
     quality: f64,
-    what: &'static str,
+    extent: Extent,
 }
 
 /// Discusses-candidates for every article, any score (the caller applies the threshold).
@@ -222,19 +204,17 @@ fn infer_one(
         let place = place_of(f.start, at);
         let ex = text::excerpt(src, at, f.end);
         let passing = place == Place::Prose && is_passing(&ex);
-        let mut w = place.weight() * f.quality;
-        let mut signal = format!(
-            "{}{} in {}",
-            if tpl.alias { "alias " } else { "" },
-            f.what,
-            place.name()
-        );
+        let mut w = place_weight(place) * f.quality;
         if passing {
             w *= 0.4;
-            signal.push_str(", mentioned in passing");
         }
         per.entry(tpl.entry).or_default().push(Evidence {
-            signal,
+            signal: Signal::Message {
+                extent: f.extent,
+                alias: tpl.alias,
+                place,
+                passing,
+            },
             excerpt: ex,
             line: Some(text::line_of(src, at)),
             weight: round2(w),
@@ -250,7 +230,10 @@ fn infer_one(
                 ex.push('\u{2026}');
             }
             per.entry(tpl.entry).or_default().push(Evidence {
-                signal: format!("{} in the recorded run of `{}`", f.what, s.id),
+                signal: Signal::RecordedMessage {
+                    extent: f.extent,
+                    snippet: s.id.clone(),
+                },
                 excerpt: ex,
                 line: Some(s.line),
                 weight: round2(0.9 * f.quality),
@@ -282,7 +265,10 @@ fn infer_one(
             }
             for &e in es {
                 per.entry(e).or_default().push(Evidence {
-                    signal: format!("error code `{}` in {}", t.0, place.name()),
+                    signal: Signal::ErrorCode {
+                        code: t.0.to_string(),
+                        place,
+                    },
                     excerpt: ex.clone(),
                     line: Some(text::line_of(src, t.1)),
                     weight: round2(w),
@@ -298,7 +284,7 @@ fn infer_one(
             if let Some(i) = find_word(src, x, fm_end) {
                 let w = if x.contains('.') { 0.2 } else { 0.05 };
                 ev.push(Evidence {
-                    signal: format!("exception `{x}`"),
+                    signal: Signal::Exception { name: x.clone() },
                     excerpt: text::excerpt(src, i, i + x.len()),
                     line: Some(text::line_of(src, i)),
                     weight: w,
@@ -309,15 +295,14 @@ fn infer_one(
         ev.truncate(6);
         // Noisy-or; repeated mentions of the same kind count half.
         let mut miss = 1.0;
-        let mut seen_kinds: Vec<String> = Vec::new();
+        let mut seen_kinds: Vec<&Signal> = Vec::new();
         for x in &ev {
-            let kind = x.signal.clone();
-            let w = if seen_kinds.contains(&kind) {
+            let w = if seen_kinds.contains(&&x.signal) {
                 x.weight * 0.5
             } else {
                 x.weight
             };
-            seen_kinds.push(kind);
+            seen_kinds.push(&x.signal);
             miss *= 1.0 - w.clamp(0.0, 0.99);
         }
         out.push(Link {
@@ -380,12 +365,12 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
         let head = covered[..tpl.headline.min(covered.len())]
             .iter()
             .all(|c| *c);
-        let (quality, what) = if full >= 0.999 {
-            (1.0, "message")
+        let (quality, extent) = if full >= 0.999 {
+            (1.0, Extent::Whole)
         } else if head && tpl.headline >= MIN_RUN {
-            (0.85_f64.max(full), "message headline")
+            (0.85_f64.max(full), Extent::Headline)
         } else {
-            (full * 0.9, "part of the message")
+            (full * 0.9, Extent::Part)
         };
         let end = toks
             .get(hi - 1)
@@ -398,7 +383,7 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
             n,
             end,
             quality,
-            what,
+            extent,
         });
     }
     // Two entries with similar messages: a passage goes to the template it matches best, and

@@ -6,7 +6,7 @@
 
 use crate::core::model::Catalog;
 use crate::link::code::Kind;
-use crate::link::{text, Evidence, Link, LinkKind, Node, Origin};
+use crate::link::{text, Evidence, Link, LinkKind, Node, Origin, Signal};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A word or API name in more entries than this is too common to suggest a pair.
@@ -125,7 +125,9 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
                     .map(|l| l.len())
                     .unwrap_or(2);
                 ev.push(Evidence {
-                    signal: format!("same error code `{}`", ca.trim_matches('`')),
+                    signal: Signal::SameErrorCode {
+                        code: ca.trim_matches('`').to_string(),
+                    },
                     excerpt: ca.trim_matches('`').to_string(),
                     line: None,
                     weight: (0.6 * (3.0 / share as f64).min(1.0) * 100.0).round() / 100.0,
@@ -142,7 +144,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
             let j = (wi / wu.max(1e-9) + wi / wa.min(wb).max(1e-9)) / 2.0;
             if j > 0.1 {
                 ev.push(Evidence {
-                    signal: "similar message wording".into(),
+                    signal: Signal::SimilarWording,
                     excerpt: inter
                         .iter()
                         .map(|s| s.as_str())
@@ -157,7 +159,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
         if !shared.is_empty() {
             let j = shared.len() as f64 / api[a].union(&api[b]).count() as f64;
             ev.push(Evidence {
-                signal: "workarounds name the same API".into(),
+                signal: Signal::SameApi,
                 excerpt: shared
                     .iter()
                     .map(|s| s.as_str())
@@ -172,7 +174,9 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
         }
         if ea.category == eb.category && !ea.category.is_empty() {
             ev.push(Evidence {
-                signal: format!("same category `{}`", ea.category),
+                signal: Signal::SameCategory {
+                    category: ea.category.clone(),
+                },
                 excerpt: ea.category.clone(),
                 line: None,
                 weight: 0.1,

@@ -9,7 +9,7 @@
 use crate::core::model::PageRef;
 use crate::core::model::{Catalog, Claim, PageKind, Snippet};
 use crate::link::code::{self, CodeTok};
-use crate::link::{Evidence, Link, LinkKind, Node};
+use crate::link::{Evidence, Link, LinkKind, Node, Signal};
 use crate::records::{RecordSet, Status};
 
 /// Words in a snippet's label that mark it as the wrong way.
@@ -104,10 +104,10 @@ pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evide
             None => (Some(s.line), t.text.clone()),
         };
         ev.push(Evidence {
-            signal: if m < 1.0 {
-                format!("{} (partly)", t.describe())
-            } else {
-                t.describe()
+            signal: Signal::Token {
+                kind: t.token_kind(),
+                text: t.text.clone(),
+                partly: m < 1.0,
             },
             excerpt,
             line,
@@ -155,10 +155,9 @@ fn ran_into(
         let have = crate::link::text::words_of(&m);
         if have.windows(want.len()).any(|w| w == want.as_slice()) {
             return Some(Evidence {
-                signal: format!(
-                    "its recorded run ({}) failed with this error",
-                    r.date.get(..10).unwrap_or(&r.date)
-                ),
+                signal: Signal::RecordedFailure {
+                    date: r.date.get(..10).unwrap_or(&r.date).to_string(),
+                },
                 excerpt: m.chars().take(220).collect(),
                 line: Some(s.line),
                 weight: 0.5,
