@@ -144,24 +144,22 @@ impl<'a> Decisions<'a> {
             if !confirm || key.snippet.is_some() {
                 continue;
             }
-            let here = || match page.kind {
-                PageKind::Entry => Node::Entry {
-                    id: page.id.clone(),
-                },
-                PageKind::Article => Node::Article {
-                    id: page.id.clone(),
-                },
-            };
             let (from, to, kind) = match (page.kind, &key.target) {
-                (PageKind::Article, Target::Entry(e)) => {
-                    (here(), Node::Entry { id: e.clone() }, LinkKind::Discusses)
-                }
-                (PageKind::Entry, Target::Article(a)) => {
-                    (Node::Article { id: a.clone() }, here(), LinkKind::Discusses)
-                }
-                (PageKind::Entry, Target::Entry(e)) if *e != page.id => {
-                    (here(), Node::Entry { id: e.clone() }, LinkKind::Related)
-                }
+                (PageKind::Article, Target::Entry(e)) => (
+                    Node::for_page(page),
+                    Node::Entry { id: e.clone() },
+                    LinkKind::Discusses,
+                ),
+                (PageKind::Entry, Target::Article(a)) => (
+                    Node::Article { id: a.clone() },
+                    Node::for_page(page),
+                    LinkKind::Discusses,
+                ),
+                (PageKind::Entry, Target::Entry(e)) if *e != page.id => (
+                    Node::for_page(page),
+                    Node::Entry { id: e.clone() },
+                    LinkKind::Related,
+                ),
                 _ => continue,
             };
             push_new(links, Link::stated(from, to, kind, Origin::Confirmed));

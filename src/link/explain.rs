@@ -38,16 +38,9 @@ pub fn explain(catalog: &Catalog, graph: &Graph, file: &Path) -> String {
     out
 }
 
+/// Is either end of `l` shown on `page`?
 fn touches(l: &Link, page: &PageRef) -> bool {
-    let on = |n: &Node| match n {
-        Node::Entry { id } => page.kind == PageKind::Entry && &page.id == id,
-        Node::Article { id } => page.kind == PageKind::Article && &page.id == id,
-        Node::Snippet { page: p, .. } => p == page,
-        Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => {
-            page.kind == PageKind::Entry && &page.id == entry
-        }
-    };
-    on(&l.from) || on(&l.to)
+    l.from.page() == *page || l.to.page() == *page
 }
 
 fn name(cat: &Catalog, n: &Node) -> String {

@@ -35,6 +35,33 @@ pub enum Node {
     },
 }
 
+impl Node {
+    /// The node of a whole page: its entry or article.
+    pub fn for_page(page: &PageRef) -> Node {
+        let id = page.id.clone();
+        match page.kind {
+            PageKind::Entry => Node::Entry { id },
+            PageKind::Article => Node::Article { id },
+        }
+    }
+
+    /// The page a node is shown on (a workaround or dead end: its entry's page).
+    pub fn page(&self) -> PageRef {
+        let (kind, id) = match self {
+            Node::Entry { id } => (PageKind::Entry, id),
+            Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => {
+                (PageKind::Entry, entry)
+            }
+            Node::Article { id } => (PageKind::Article, id),
+            Node::Snippet { page, .. } => return page.clone(),
+        };
+        PageRef {
+            kind,
+            id: id.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LinkKind {

@@ -3,8 +3,7 @@
 //! exception type as support. Cost: one hash-map index of every template's trigrams, then one
 //! pass over each article's tokens; no entry x article loop.
 
-use crate::core::model::PageRef;
-use crate::core::model::{Article, Catalog, PageKind, Snippet};
+use crate::core::model::{Article, Catalog, Page, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
 use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal};
 use crate::records::{Record, RecordSet, Status};
@@ -419,10 +418,7 @@ pub fn recorded_errors<'a>(
     records: Option<&RecordSet>,
 ) -> Vec<(&'a Snippet, String)> {
     let Some(rs) = records else { return Vec::new() };
-    let page = PageRef {
-        kind: PageKind::Article,
-        id: a.id.clone(),
-    };
+    let page = Page::Article(a).reference();
     let mut out = Vec::new();
     for s in &a.snippets {
         if let Status::Fresh(r) = rs.status(&page, &a.snippets, s) {

@@ -6,8 +6,7 @@
 //! A snippet the text presents as the problem ("Example 1: The Problematic Approach", or a run
 //! claim that it fails) never *applies* a workaround; it can still fall into a dead end.
 
-use crate::core::model::PageRef;
-use crate::core::model::{Catalog, Claim, PageKind, Snippet};
+use crate::core::model::{Catalog, Claim, PageKind, PageRef, Snippet};
 use crate::link::code::{self, CodeTok};
 use crate::link::{Evidence, Link, LinkKind, Node, Signal};
 use crate::records::{RecordSet, Status};
@@ -181,16 +180,10 @@ pub fn infer(
     let e = &catalog.entries[entry];
     let mut out = Vec::new();
     for page in pages {
-        let snippets = match page.kind {
-            PageKind::Article => match catalog.article(&page.id) {
-                Some(a) => &a.snippets,
-                None => continue,
-            },
-            PageKind::Entry => match catalog.entry(&page.id) {
-                Some(x) if x.id != e.id => &x.snippets,
-                _ => continue,
-            },
-        };
+        if page.kind == PageKind::Entry && page.id == e.id {
+            continue; // an entry's own code is not an example of it
+        }
+        let snippets = catalog.snippets_of(page);
         for s in snippets {
             let have = code::extract(&s.code, false);
             let failed = ran_into(e, page, snippets, s, records);
