@@ -135,6 +135,23 @@ pub fn words_of(text: &str) -> Vec<String> {
     tokens(text).into_iter().map(|t| t.word).collect()
 }
 
+/// A message without the exception type it starts with (`RuntimeError: CUDA error` ->
+/// `CUDA error`): the exception is a signal of its own, the template is the rest.
+pub fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str {
+    match exception {
+        Some(x) => message
+            .strip_prefix(x)
+            .map(|r| r.trim_start_matches(':').trim_start())
+            .unwrap_or(message),
+        None => message,
+    }
+}
+
+/// Round to two decimals, as scores and weights are shown.
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
 /// A 64-bit hash of a token n-gram (FNV-1a; used only as a hash-map key within one run).
 pub fn gram_hash(words: &[String]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;

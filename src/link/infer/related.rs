@@ -6,7 +6,8 @@
 
 use crate::core::model::Catalog;
 use crate::link::code::Kind;
-use crate::link::{text, Evidence, Link, LinkKind, Node, Origin, Signal};
+use crate::link::text::{self, round2};
+use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A word or API name in more entries than this is too common to suggest a pair.
@@ -130,7 +131,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
                     },
                     excerpt: ca.trim_matches('`').to_string(),
                     line: None,
-                    weight: (0.6 * (3.0 / share as f64).min(1.0) * 100.0).round() / 100.0,
+                    weight: round2(0.6 * (3.0 / share as f64).min(1.0)),
                 });
             }
         }
@@ -151,7 +152,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
                         .collect::<Vec<_>>()
                         .join(" "),
                     line: None,
-                    weight: (0.8 * j * 100.0).round() / 100.0,
+                    weight: round2(0.8 * j),
                 });
             }
         }
@@ -166,7 +167,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
                     .collect::<Vec<_>>()
                     .join(", "),
                 line: None,
-                weight: (0.4 * j * 100.0).round() / 100.0,
+                weight: round2(0.4 * j),
             });
         }
         if ev.is_empty() {
@@ -183,7 +184,7 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
             });
         }
         let miss: f64 = ev.iter().map(|x| 1.0 - x.weight).product();
-        let score = ((1.0 - miss) * 100.0).round() / 100.0;
+        let score = round2(1.0 - miss);
         if score >= 0.3 {
             cands.push((a, b, score, ev));
         }

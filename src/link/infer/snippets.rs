@@ -8,7 +8,8 @@
 
 use crate::core::model::{Catalog, Claim, PageKind, PageRef, Snippet};
 use crate::link::code::{self, CodeTok};
-use crate::link::{Evidence, Link, LinkKind, Node, Signal};
+use crate::link::text::{self, round2};
+use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use crate::records::{RecordSet, Status};
 
 /// Words in a snippet's label that mark it as the wrong way.
@@ -110,27 +111,20 @@ pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evide
             },
             excerpt,
             line,
-            weight: (m * t.weight() / total * 100.0).round() / 100.0,
+            weight: round2(m * t.weight() / total),
         });
     }
     if !strong {
         return None;
     }
-    Some(((got / total * 100.0).round() / 100.0, ev))
+    Some((round2(got / total), ev))
 }
 
 /// The first sentence of an entry's message (after the exception type), as template words.
 fn headline(e: &crate::core::model::Entry) -> Vec<String> {
-    let m = match &e.exception {
-        Some(x) => e
-            .message
-            .strip_prefix(x.as_str())
-            .map(|r| r.trim_start_matches(':').trim_start())
-            .unwrap_or(&e.message),
-        None => &e.message,
-    };
+    let m = text::after_exception(&e.message, e.exception.as_deref());
     let head = m.split(". ").next().unwrap_or(m);
-    crate::link::text::words_of(head)
+    text::words_of(head)
 }
 
 /// Did the snippet's recorded run (a fresh record) end in this entry's error? Then the
@@ -151,7 +145,7 @@ fn ran_into(
         return None;
     }
     for m in super::articles::record_messages(r) {
-        let have = crate::link::text::words_of(&m);
+        let have = text::words_of(&m);
         if have.windows(want.len()).any(|w| w == want.as_slice()) {
             return Some(Evidence {
                 signal: Signal::RecordedFailure {
@@ -199,7 +193,7 @@ pub fn infer(
                 };
                 if let (true, Some(f)) = (n.dead_end, &failed) {
                     // Doing what the dead end names and failing with the error: support.
-                    sc = ((1.0 - (1.0 - sc) * (1.0 - f.weight)) * 100.0).round() / 100.0;
+                    sc = round2(1.0 - (1.0 - sc) * (1.0 - f.weight));
                     ev.push(f.clone());
                 }
                 let to = if n.dead_end {
@@ -224,7 +218,7 @@ pub fn infer(
                     } else {
                         LinkKind::Applies
                     },
-                    origin: crate::link::Origin::Inferred,
+                    origin: Origin::Inferred,
                     score: sc,
                     evidence: ev,
                 });
