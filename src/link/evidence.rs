@@ -171,90 +171,81 @@ impl Serialize for Signal {
 mod tests {
     use super::*;
 
+    /// Each signal reads, and serialises, as the words pages showed before it was typed.
+    fn reads(signal: Signal, words: &str) {
+        assert_eq!(signal.to_string(), words);
+        assert_eq!(
+            serde_json::to_string(&signal).unwrap(),
+            serde_json::to_string(words).unwrap()
+        );
+    }
+
     #[test]
-    fn signals_read_as_before() {
+    fn article_signals() {
         let message = |extent, alias, place, passing| Signal::Message {
             extent,
             alias,
             place,
             passing,
         };
-        let cases = [
-            (
-                message(Extent::Whole, false, Place::Prose, false),
-                "message in prose",
-            ),
-            (
-                message(Extent::Headline, true, Place::Title, false),
-                "alias message headline in title",
-            ),
-            (
-                message(Extent::Part, false, Place::Prose, true),
-                "part of the message in prose, mentioned in passing",
-            ),
-            (
-                Signal::RecordedMessage {
-                    extent: Extent::Whole,
-                    snippet: "ex2".into(),
-                },
-                "message in the recorded run of `ex2`",
-            ),
-            (
-                Signal::ErrorCode {
-                    code: "CUDA_ERROR_NOT_INITIALIZED".into(),
-                    place: Place::Heading,
-                },
-                "error code `CUDA_ERROR_NOT_INITIALIZED` in heading",
-            ),
-            (
-                Signal::Exception {
-                    name: "RuntimeError".into(),
-                },
-                "exception `RuntimeError`",
-            ),
-            (
-                Signal::Token {
-                    kind: TokenKind::Call,
-                    text: "mp.set_start_method('spawn')".into(),
-                    partly: true,
-                },
-                "call `mp.set_start_method('spawn')` (partly)",
-            ),
-            (
-                Signal::Token {
-                    kind: TokenKind::Name,
-                    text: "worker_init_fn".into(),
-                    partly: false,
-                },
-                "name `worker_init_fn`",
-            ),
-            (
-                Signal::RecordedFailure {
-                    date: "2025-03-01".into(),
-                },
-                "its recorded run (2025-03-01) failed with this error",
-            ),
-            (
-                Signal::SameErrorCode {
-                    code: "E0308".into(),
-                },
-                "same error code `E0308`",
-            ),
-            (Signal::SimilarWording, "similar message wording"),
-            (Signal::SameApi, "workarounds name the same API"),
-            (
-                Signal::SameCategory {
-                    category: "resource_error".into(),
-                },
-                "same category `resource_error`",
-            ),
-        ];
-        for (signal, words) in cases {
-            assert_eq!(signal.to_string(), words);
-            assert_eq!(
-                serde_json::to_string(&signal).unwrap(),
-                serde_json::to_string(words).unwrap()
-            );
-        }
+        reads(
+            message(Extent::Whole, false, Place::Prose, false),
+            "message in prose",
+        );
+        reads(
+            message(Extent::Headline, true, Place::Title, false),
+            "alias message headline in title",
+        );
+        reads(
+            message(Extent::Part, false, Place::Code, true),
+            "part of the message in code, mentioned in passing",
+        );
+        let snippet = "ex2".to_string();
+        let extent = Extent::Whole;
+        reads(
+            Signal::RecordedMessage { extent, snippet },
+            "message in the recorded run of `ex2`",
+        );
+        let code = "CUDA_ERROR_NOT_INITIALIZED".to_string();
+        reads(
+            Signal::ErrorCode {
+                code,
+                place: Place::Heading,
+            },
+            "error code `CUDA_ERROR_NOT_INITIALIZED` in heading",
+        );
+        let name = "RuntimeError".to_string();
+        reads(Signal::Exception { name }, "exception `RuntimeError`");
+    }
+
+    #[test]
+    fn snippet_and_related_signals() {
+        let token = |kind, text: &str, partly| Signal::Token {
+            kind,
+            text: text.into(),
+            partly,
+        };
+        reads(
+            token(TokenKind::Call, "mp.set_start_method('spawn')", true),
+            "call `mp.set_start_method('spawn')` (partly)",
+        );
+        reads(
+            token(TokenKind::Name, "worker_init_fn", false),
+            "name `worker_init_fn`",
+        );
+        let date = "2025-03-01".to_string();
+        reads(
+            Signal::RecordedFailure { date },
+            "its recorded run (2025-03-01) failed with this error",
+        );
+        let code = "E0308".to_string();
+        reads(Signal::SameErrorCode { code }, "same error code `E0308`");
+        reads(Signal::SimilarWording, "similar message wording");
+        reads(Signal::SameApi, "workarounds name the same API");
+        let category = "resource_error".to_string();
+        reads(
+            Signal::SameCategory { category },
+            "same category `resource_error`",
+        );
     }
 }
