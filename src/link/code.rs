@@ -80,7 +80,7 @@ impl CodeTok {
     }
 
     /// What evidence calls a token of this kind.
-    pub fn token_kind(&self) -> TokenKind {
+    pub(crate) fn token_kind(&self) -> TokenKind {
         match &self.kind {
             Kind::Call { .. } => TokenKind::Call,
             Kind::Setting { .. } => TokenKind::Setting,

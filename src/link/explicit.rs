@@ -167,14 +167,11 @@ pub fn front_matter_end(src: &str) -> usize {
 pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -> Vec<Link> {
     let by_path: HashMap<&Path, &Arc<str>> =
         files.iter().map(|f| (f.path.as_path(), &f.text)).collect();
+    let source = |path| by_path.get(path).map(|&src| Source { path, src });
     let mut out = Vec::new();
     for a in &catalog.articles {
-        let Some(src) = by_path.get(a.source.as_path()) else {
+        let Some(at) = source(a.source.as_path()) else {
             continue;
-        };
-        let at = Source {
-            path: &a.source,
-            src,
         };
         for id in &a.errors {
             match catalog.entry(&content_id(id)) {
@@ -191,12 +188,8 @@ pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -
         markdown_links(catalog, at, diags);
     }
     for e in &catalog.entries {
-        let Some(src) = by_path.get(e.source.as_path()) else {
+        let Some(at) = source(e.source.as_path()) else {
             continue;
-        };
-        let at = Source {
-            path: &e.source,
-            src,
         };
         for id in &e.related {
             match catalog.entry(&content_id(id)) {

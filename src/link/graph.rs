@@ -37,7 +37,7 @@ pub enum Node {
 
 impl Node {
     /// The node of a whole page: its entry or article.
-    pub fn for_page(page: &PageRef) -> Node {
+    pub(crate) fn for_page(page: &PageRef) -> Node {
         let id = page.id.clone();
         match page.kind {
             PageKind::Entry => Node::Entry { id },
@@ -46,7 +46,7 @@ impl Node {
     }
 
     /// The page a node is shown on (a workaround or dead end: its entry's page).
-    pub fn page(&self) -> PageRef {
+    pub(crate) fn page(&self) -> PageRef {
         let (kind, id) = match self {
             Node::Entry { id } => (PageKind::Entry, id),
             Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => {
@@ -201,11 +201,16 @@ impl Graph {
         self.links_at(positions(self.ends().entry.get(id)))
     }
 
+    /// Links of `kind` whose `from` (or `to`) is `node`, in graph order.
+    fn kind_at(&self, node: Node, from: bool, kind: LinkKind) -> impl Iterator<Item = &Link> + '_ {
+        self.at(&node, from).filter(move |l| l.kind == kind)
+    }
+
     /// Articles discussing an entry, best first.
     pub fn articles_for_entry<'a>(&'a self, entry: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
         let node = Node::Entry { id: entry.into() };
-        self.at(&node, false)
-            .filter(|l| l.kind == LinkKind::Discusses && matches!(l.from, Node::Article { .. }))
+        self.kind_at(node, false, LinkKind::Discusses)
+            .filter(|l| matches!(l.from, Node::Article { .. }))
     }
 
     /// Entries an article discusses, best first.
@@ -214,8 +219,7 @@ impl Graph {
         article: &'a str,
     ) -> impl Iterator<Item = &'a Link> + 'a {
         let node = Node::Article { id: article.into() };
-        self.at(&node, true)
-            .filter(|l| l.kind == LinkKind::Discusses)
+        self.kind_at(node, true, LinkKind::Discusses)
     }
 
     /// Code examples that apply workaround `number` of `entry`.
@@ -224,12 +228,8 @@ impl Graph {
         entry: &'a str,
         number: usize,
     ) -> impl Iterator<Item = &'a Link> + 'a {
-        let node = Node::Workaround {
-            entry: entry.into(),
-            number,
-        };
-        self.at(&node, false)
-            .filter(|l| l.kind == LinkKind::Applies)
+        let entry = entry.into();
+        self.kind_at(Node::Workaround { entry, number }, false, LinkKind::Applies)
     }
 
     /// Code examples that do what dead end `number` of `entry` says fails.
@@ -238,12 +238,8 @@ impl Graph {
         entry: &'a str,
         number: usize,
     ) -> impl Iterator<Item = &'a Link> + 'a {
-        let node = Node::DeadEnd {
-            entry: entry.into(),
-            number,
-        };
-        self.at(&node, false)
-            .filter(|l| l.kind == LinkKind::DeadEnd)
+        let entry = entry.into();
+        self.kind_at(Node::DeadEnd { entry, number }, false, LinkKind::DeadEnd)
     }
 
     /// Links from one snippet (workarounds it applies, dead ends it falls into).

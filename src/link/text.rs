@@ -137,7 +137,7 @@ pub fn words_of(text: &str) -> Vec<String> {
 
 /// A message without the exception type it starts with (`RuntimeError: CUDA error` ->
 /// `CUDA error`): the exception is a signal of its own, the template is the rest.
-pub fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str {
+pub(crate) fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str {
     match exception {
         Some(x) => message
             .strip_prefix(x)
@@ -148,7 +148,7 @@ pub fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str
 }
 
 /// Round to two decimals, as scores and weights are shown.
-pub fn round2(x: f64) -> f64 {
+pub(crate) fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 

@@ -39,6 +39,18 @@ pub struct Named {
     pub toks: Vec<CodeTok>,
 }
 
+impl Named {
+    /// The node a snippet doing what this names links to, and how, for entry `entry_id`.
+    fn target(&self, entry_id: &str) -> (Node, LinkKind) {
+        let (entry, number) = (entry_id.to_string(), self.number);
+        if self.dead_end {
+            (Node::DeadEnd { entry, number }, LinkKind::DeadEnd)
+        } else {
+            (Node::Workaround { entry, number }, LinkKind::Applies)
+        }
+    }
+}
+
 /// Tokens of every workaround (summary and detail) and dead end (summary) of the given entries.
 pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
     let e = &catalog.entries[entry];
@@ -196,28 +208,14 @@ pub fn infer(
                     sc = round2(1.0 - (1.0 - sc) * (1.0 - f.weight));
                     ev.push(f.clone());
                 }
-                let to = if n.dead_end {
-                    Node::DeadEnd {
-                        entry: e.id.clone(),
-                        number: n.number,
-                    }
-                } else {
-                    Node::Workaround {
-                        entry: e.id.clone(),
-                        number: n.number,
-                    }
-                };
+                let (to, kind) = n.target(&e.id);
                 out.push(Link {
                     from: Node::Snippet {
                         page: page.clone(),
                         index: s.index,
                     },
                     to,
-                    kind: if n.dead_end {
-                        LinkKind::DeadEnd
-                    } else {
-                        LinkKind::Applies
-                    },
+                    kind,
                     origin: Origin::Inferred,
                     score: sc,
                     evidence: ev,
