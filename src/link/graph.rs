@@ -121,7 +121,7 @@ pub struct Graph {
     /// The threshold the inferred links passed.
     #[serde(skip)]
     pub threshold: f64,
-    /// Index of `links` by their ends, built on the first query (after `link` has sorted them;
+    /// Index of `links` by their ends, built on the first query (after `link_with` has sorted them;
     /// `sort` drops it).
     #[serde(skip)]
     ends: OnceLock<Ends>,

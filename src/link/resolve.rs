@@ -1,6 +1,6 @@
 //! Markdown links to other content, resolved to site paths: Zola-style `@/errors/pytorch/x.md`,
 //! `@/articles/a.md`, a bare ID `@/pytorch/x`, and relative links to content files
-//! (`../errors/pytorch/x.md`). Render asks here for every link it writes; `explicit` reports the
+//! (`../errors/pytorch/x.md`). Render asks here for every content link it writes; `explicit` reports the
 //! ones that name nothing. Site paths themselves are `crate::core::urls`'s.
 
 use crate::core::model::{Catalog, Page};

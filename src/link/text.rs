@@ -1,6 +1,7 @@
 //! Text normalisation for matching: error messages become *templates* (lowercase words, numbers,
 //! paths and quotes abstracted away) so that the small differences real messages have (device
-//! ids, sizes, file paths, quote style, a trailing period) do not stop a match.
+//! ids, sizes, file paths, quote style, a trailing period) do not stop a match. Also where a
+//! match is (its line) and the passage around it, for evidence.
 
 /// One normalised token and the byte offset of its first character in the text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,11 +146,6 @@ pub(crate) fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> 
             .unwrap_or(message),
         None => message,
     }
-}
-
-/// Round to two decimals, as scores and weights are shown.
-pub(crate) fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }
 
 /// A 64-bit hash of a token n-gram (FNV-1a; used only as a hash-map key within one run).

@@ -3,8 +3,9 @@
 //! exception type as support. Cost: one hash-map index of every template's trigrams, then one
 //! pass over each article's tokens; no entry x article loop.
 
+use super::round2;
 use crate::core::model::{Article, Catalog, Entry, Page, Snippet};
-use crate::link::text::{self, gram_hash, round2, Tok};
+use crate::link::text::{self, gram_hash, Tok};
 use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal};
 use crate::records::{Record, RecordSet, Status};
 use std::collections::HashMap;

@@ -4,9 +4,10 @@
 //! Candidates come from inverted indexes (code, rare message words, rare API names), so the
 //! cost follows the number of entries that share something, not entries squared.
 
+use super::round2;
 use crate::core::model::Catalog;
 use crate::link::code::Kind;
-use crate::link::text::{self, round2};
+use crate::link::text;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use std::collections::{BTreeSet, HashMap, HashSet};
 

@@ -6,9 +6,10 @@
 //! A snippet the text presents as the problem ("Example 1: The Problematic Approach", or a run
 //! claim that it fails) never *applies* a workaround; it can still fall into a dead end.
 
+use super::round2;
 use crate::core::model::{Catalog, Claim, PageKind, PageRef, Snippet};
 use crate::link::code::{self, CodeTok};
-use crate::link::text::{self, round2};
+use crate::link::text;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use crate::records::{RecordSet, Status};
 
