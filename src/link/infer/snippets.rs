@@ -34,7 +34,6 @@ const NEGATIVE_LABEL: &[&str] = &[
 
 /// A workaround's or dead end's named tokens.
 pub struct Named {
-    pub entry: usize,
     pub number: usize,
     pub dead_end: bool,
     pub toks: Vec<CodeTok>,
@@ -52,14 +51,13 @@ impl Named {
     }
 }
 
-/// Tokens of every workaround (summary and detail) and dead end (summary) of the given entries.
+/// Tokens of every workaround (summary and detail) and dead end (summary) of entry `entry`.
 pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
     let e = &catalog.entries[entry];
     let mut out = Vec::new();
     for w in &e.workarounds {
         let text = format!("{}\n{}", w.summary, w.detail);
         out.push(Named {
-            entry,
             number: w.number,
             dead_end: false,
             toks: code::extract(&text, true),
@@ -67,7 +65,6 @@ pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
     }
     for d in &e.dead_ends {
         out.push(Named {
-            entry,
             number: d.number,
             dead_end: true,
             toks: code::extract(&d.summary, true),
