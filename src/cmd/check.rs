@@ -28,7 +28,10 @@ pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     let state = errbook::site::check::check(root, &cfg)?;
     super::print_diagnostics(&state.diags);
     for f in links_of {
-        print!("{}", errbook::link::explain::explain(&state, f));
+        print!(
+            "{}",
+            errbook::link::explain::explain(&state.catalog, &state.graph, f)
+        );
     }
     eprintln!(
         "{}",

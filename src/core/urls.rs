@@ -4,6 +4,9 @@
 //! A *site path* is relative to the output root and ends in `/` for a page (`errors/pytorch/x/`).
 //! `href` turns it into a link that works from a given page: relative (so the same files work
 //! under any base URL and from file://), and naming `index.html` in offline bundles.
+//! An *anchor* is a fragment within a page, written without its `#`.
+
+use crate::core::model::{PageKind, PageRef};
 
 /// The site path of an entry page: `errors/<domain>/<slug>/`.
 pub fn entry(id: &str) -> String {
@@ -13,6 +16,29 @@ pub fn entry(id: &str) -> String {
 /// The site path of an article page: `articles/<id>/`.
 pub fn article(id: &str) -> String {
     format!("articles/{id}/")
+}
+
+/// The site path of a page, entry or article.
+pub fn page(page: &PageRef) -> String {
+    match page.kind {
+        PageKind::Entry => entry(&page.id),
+        PageKind::Article => article(&page.id),
+    }
+}
+
+/// The fragment (without `#`) of workaround `n` (1-based) on its entry's page.
+pub fn workaround_anchor(n: usize) -> String {
+    format!("workaround-{n}")
+}
+
+/// The fragment (without `#`) of dead end `n` (1-based) on its entry's page.
+pub fn dead_end_anchor(n: usize) -> String {
+    format!("dead-end-{n}")
+}
+
+/// The fragment (without `#`) of the code block with ID `id` on its page.
+pub fn code_anchor(id: &str) -> String {
+    format!("code-{id}")
 }
 
 pub fn domain(d: &str) -> String {
@@ -117,5 +143,22 @@ mod tests {
         );
         assert_eq!(slug(" a b/c "), "a-b-c");
         assert_eq!(file_of("errors/x/"), "errors/x/index.html");
+    }
+
+    #[test]
+    fn pages_and_anchors() {
+        let a = PageRef {
+            kind: PageKind::Article,
+            id: "a".into(),
+        };
+        assert_eq!(page(&a), article("a"));
+        let e = PageRef {
+            kind: PageKind::Entry,
+            id: "pytorch/x".into(),
+        };
+        assert_eq!(page(&e), "errors/pytorch/x/");
+        assert_eq!(workaround_anchor(2), "workaround-2");
+        assert_eq!(dead_end_anchor(3), "dead-end-3");
+        assert_eq!(code_anchor("ex1"), "code-ex1");
     }
 }

@@ -2,6 +2,7 @@
 //! names (`set_start_method('spawn')`, `num_workers=0`, `worker_init_fn`,
 //! `if __name__ == '__main__'`), and the same things found in a snippet's code.
 
+use super::TokenKind;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -78,16 +79,16 @@ impl CodeTok {
         self.base_weight() >= 0.5
     }
 
-    pub fn describe(&self) -> String {
-        let what = match &self.kind {
-            Kind::Call { .. } => "call",
-            Kind::Setting { .. } => "setting",
-            Kind::MainGuard => "guard",
-            Kind::Import { .. } => "import",
-            Kind::Ident { .. } => "name",
-            Kind::Class { .. } => "class",
-        };
-        format!("{what} `{}`", self.text)
+    /// What evidence calls a token of this kind.
+    pub(crate) fn token_kind(&self) -> TokenKind {
+        match &self.kind {
+            Kind::Call { .. } => TokenKind::Call,
+            Kind::Setting { .. } => TokenKind::Setting,
+            Kind::MainGuard => TokenKind::Guard,
+            Kind::Import { .. } => TokenKind::Import,
+            Kind::Ident { .. } => TokenKind::Name,
+            Kind::Class { .. } => TokenKind::Class,
+        }
     }
 }
 
@@ -127,7 +128,7 @@ const NEGATIONS: &[&str] = &[
 /// Is the token at `at` inside a "with ..." phrase of its clause?
 fn after_with(text: &str, at: usize) -> bool {
     let clause_start = text[..at]
-        .rfind(|c| matches!(c, '.' | ',' | ';' | ':' | '('))
+        .rfind(['.', ',', ';', ':', '('])
         .map(|i| i + 1)
         .unwrap_or(0);
     let clause = text[clause_start..at].to_lowercase();
@@ -149,116 +150,18 @@ fn split_args(s: &str) -> Vec<String> {
 /// Every code-like token of `text` (prose or code), in order. With `prose`, tokens right after a
 /// negation ("instead of", "avoid", "not") are left out: the text names them to reject them.
 pub fn extract(text: &str, prose: bool) -> Vec<CodeTok> {
-    let mut out: Vec<CodeTok> = Vec::new();
-    let mut taken: Vec<(usize, usize)> = Vec::new();
-    let overlaps =
-        |taken: &[(usize, usize)], s: usize, e: usize| taken.iter().any(|&(a, b)| s < b && a < e);
-    let negated = |at: usize| {
-        if !prose {
-            return false;
-        }
-        let mut from = at.saturating_sub(24);
-        while !text.is_char_boundary(from) {
-            from -= 1;
-        }
-        let before = text[from..at].to_lowercase();
-        NEGATIONS.iter().any(|n| before.contains(n))
+    let mut x = Extract {
+        text,
+        prose,
+        out: Vec::new(),
+        taken: Vec::new(),
     };
-    for m in GUARD.find_iter(text) {
-        taken.push((m.start(), m.end()));
-        out.push(CodeTok {
-            kind: Kind::MainGuard,
-            text: "if __name__ == '__main__'".into(),
-            at: m.start(),
-            context: false,
-        });
-    }
-    for c in CALL.captures_iter(text) {
-        let (Some(m), Some(full)) = (c.get(1), c.get(0)) else {
-            continue;
-        };
-        let path = m.as_str();
-        let name = path.rsplit('.').next().unwrap_or(path).to_string();
-        if matches!(
-            name.as_str(),
-            "if" | "for" | "while" | "print" | "return" | "e" | "g"
-        ) {
-            continue;
-        }
-        let args = split_args(&c[2]);
-        taken.push((full.start(), full.end()));
-        if negated(full.start()) {
-            continue;
-        }
-        out.push(CodeTok {
-            kind: Kind::Call { name, args },
-            text: full.as_str().to_string(),
-            at: full.start(),
-            context: false,
-        });
-    }
-    for c in SETTING.captures_iter(text) {
-        let Some(full) = c.get(0) else { continue };
-        let key = c[1].to_string();
-        if key == "__name__" || GUARD.is_match(full.as_str()) {
-            continue;
-        }
-        // In prose, keyword arguments inside a named call are part of the call.
-        if prose && overlaps(&taken, full.start(), full.end()) {
-            continue;
-        }
-        let op = c[2].to_string();
-        let value = norm_arg(&c[3]).trim_end_matches('.').to_string();
-        taken.push((full.start(), full.end()));
-        if negated(full.start()) {
-            continue;
-        }
-        out.push(CodeTok {
-            kind: Kind::Setting { key, op, value },
-            text: full.as_str().trim_end_matches('.').to_string(),
-            at: full.start(),
-            context: false,
-        });
-    }
-    for c in IMPORT.captures_iter(text) {
-        let Some(m) = c.get(1) else { continue };
-        let module = m.as_str().rsplit('.').next().unwrap_or("").to_string();
-        taken.push((m.start(), m.end()));
-        out.push(CodeTok {
-            kind: Kind::Import { module },
-            text: c[0].to_string(),
-            at: m.start(),
-            context: false,
-        });
-    }
-    for (re, class) in [(&*IDENT, false), (&*CLASS, true)] {
-        for m in re.find_iter(text) {
-            if overlaps(&taken, m.start(), m.end()) {
-                continue;
-            }
-            let name = m.as_str().to_string();
-            if out.iter().any(|t| match &t.kind {
-                Kind::Ident { name: n } | Kind::Class { name: n } => *n == name,
-                _ => false,
-            }) {
-                continue;
-            }
-            taken.push((m.start(), m.end()));
-            if negated(m.start()) {
-                continue;
-            }
-            out.push(CodeTok {
-                kind: if class {
-                    Kind::Class { name: name.clone() }
-                } else {
-                    Kind::Ident { name: name.clone() }
-                },
-                text: name,
-                at: m.start(),
-                context: false,
-            });
-        }
-    }
+    x.guards();
+    x.calls();
+    x.settings();
+    x.imports();
+    x.names();
+    let mut out = x.out;
     out.sort_by_key(|t| t.at);
     if prose {
         for t in &mut out {
@@ -273,6 +176,132 @@ pub fn extract(text: &str, prose: bool) -> Vec<CodeTok> {
         }
     }
     uniq
+}
+
+/// `extract` at work: the tokens found so far, and the spans they (or tokens left out as
+/// negated) take, which later, weaker kinds of token may not overlap.
+struct Extract<'a> {
+    text: &'a str,
+    prose: bool,
+    out: Vec<CodeTok>,
+    taken: Vec<(usize, usize)>,
+}
+
+impl Extract<'_> {
+    fn overlaps(&self, s: usize, e: usize) -> bool {
+        self.taken.iter().any(|&(a, b)| s < b && a < e)
+    }
+
+    /// Is the token at `at` right after a negation (prose only)?
+    fn negated(&self, at: usize) -> bool {
+        if !self.prose {
+            return false;
+        }
+        let mut from = at.saturating_sub(24);
+        while !self.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let before = self.text[from..at].to_lowercase();
+        NEGATIONS.iter().any(|n| before.contains(n))
+    }
+
+    /// Take the span `start..end` for a token of `kind`, and keep the token unless it can be
+    /// negated and is.
+    fn add(&mut self, (start, end): (usize, usize), kind: Kind, text: String, negatable: bool) {
+        self.taken.push((start, end));
+        if negatable && self.negated(start) {
+            return;
+        }
+        self.out.push(CodeTok {
+            kind,
+            text,
+            at: start,
+            context: false,
+        });
+    }
+
+    fn guards(&mut self) {
+        for m in GUARD.find_iter(self.text) {
+            let text = "if __name__ == '__main__'".into();
+            self.add((m.start(), m.end()), Kind::MainGuard, text, false);
+        }
+    }
+
+    fn calls(&mut self) {
+        for c in CALL.captures_iter(self.text) {
+            let (Some(m), Some(full)) = (c.get(1), c.get(0)) else {
+                continue;
+            };
+            let path = m.as_str();
+            let name = path.rsplit('.').next().unwrap_or(path).to_string();
+            if matches!(
+                name.as_str(),
+                "if" | "for" | "while" | "print" | "return" | "e" | "g"
+            ) {
+                continue;
+            }
+            let kind = Kind::Call {
+                name,
+                args: split_args(&c[2]),
+            };
+            let text = full.as_str().to_string();
+            self.add((full.start(), full.end()), kind, text, true);
+        }
+    }
+
+    fn settings(&mut self) {
+        for c in SETTING.captures_iter(self.text) {
+            let Some(full) = c.get(0) else { continue };
+            let key = c[1].to_string();
+            if key == "__name__" || GUARD.is_match(full.as_str()) {
+                continue;
+            }
+            // In prose, keyword arguments inside a named call are part of the call.
+            if self.prose && self.overlaps(full.start(), full.end()) {
+                continue;
+            }
+            let kind = Kind::Setting {
+                key,
+                op: c[2].to_string(),
+                value: norm_arg(&c[3]).trim_end_matches('.').to_string(),
+            };
+            let text = full.as_str().trim_end_matches('.').to_string();
+            self.add((full.start(), full.end()), kind, text, true);
+        }
+    }
+
+    fn imports(&mut self) {
+        for c in IMPORT.captures_iter(self.text) {
+            let Some(m) = c.get(1) else { continue };
+            let module = m.as_str().rsplit('.').next().unwrap_or("").to_string();
+            let text = c[0].to_string();
+            self.add((m.start(), m.end()), Kind::Import { module }, text, false);
+        }
+    }
+
+    /// snake_case identifiers and CamelCase class names not part of a token found before.
+    fn names(&mut self) {
+        for (re, class) in [(&*IDENT, false), (&*CLASS, true)] {
+            for m in re.find_iter(self.text) {
+                if self.overlaps(m.start(), m.end()) {
+                    continue;
+                }
+                let name = m.as_str().to_string();
+                if self.out.iter().any(|t| match &t.kind {
+                    Kind::Ident { name: n } | Kind::Class { name: n } => *n == name,
+                    _ => false,
+                }) {
+                    continue;
+                }
+                let kind = if class {
+                    Kind::Class { name: name.clone() }
+                } else {
+                    Kind::Ident { name: name.clone() }
+                };
+                self.add((m.start(), m.end()), kind, name, true);
+            }
+        }
+    }
 }
 
 /// How well one named token is matched by a snippet's tokens: 0..=1, and the snippet token that

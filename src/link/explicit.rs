@@ -3,13 +3,14 @@
 //! `../errors/pytorch/x.md`). A reference to nothing is an `E-link` error at file:line:col with
 //! the closest existing IDs as a hint.
 
+use super::resolve::{relative_target, resolve_href_from};
 use super::{Link, LinkKind, Node, Origin};
 use crate::core::diag::{did_you_mean, Code, Diagnostic, Diagnostics};
-use crate::core::model::{Catalog, LinkOverrides, PageKind};
+use crate::core::model::{Catalog, LinkOverrides};
 use crate::load::SourceFile;
 use pulldown_cmark::{Event, Parser, Tag};
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// What a `links:` key names.
@@ -166,97 +167,54 @@ pub fn front_matter_end(src: &str) -> usize {
 pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -> Vec<Link> {
     let by_path: HashMap<&Path, &Arc<str>> =
         files.iter().map(|f| (f.path.as_path(), &f.text)).collect();
+    let source = |path| by_path.get(path).map(|&src| Source { path, src });
     let mut out = Vec::new();
-    let entry_ids = || catalog.entries.iter().map(|e| e.id.as_str());
     for a in &catalog.articles {
-        let Some(src) = by_path.get(a.source.as_path()) else {
+        let Some(at) = source(a.source.as_path()) else {
             continue;
         };
         for id in &a.errors {
-            let cid = content_id(id);
-            match catalog.entry(&cid) {
-                Some(e) => out.push(Link {
-                    from: Node::Article { id: a.id.clone() },
-                    to: Node::Entry { id: e.id.clone() },
-                    kind: LinkKind::Discusses,
-                    origin: Origin::Explicit,
-                    score: 1.0,
-                    evidence: vec![],
-                }),
-                None => {
-                    let (o, l) = front_value_span(src, "errors", id);
-                    let mut d = Diagnostic::at(
-                        Code::Link,
-                        &a.source,
-                        src,
-                        o,
-                        l,
-                        format!("`errors:` names `{id}`, which is no entry of the catalog"),
-                    )
-                    .label("no such entry");
-                    if let Some(h) = hint(&did_you_mean(&cid, entry_ids())) {
-                        d = d.hint(h);
-                    }
-                    diags.push(d);
-                }
+            match catalog.entry(&content_id(id)) {
+                Some(e) => out.push(Link::stated(
+                    Node::Article { id: a.id.clone() },
+                    Node::Entry { id: e.id.clone() },
+                    LinkKind::Discusses,
+                    Origin::Explicit,
+                )),
+                None => diags.push(at.no_such_entry(catalog, "errors", id)),
             }
         }
-        overrides(catalog, &a.source, src, &a.links, diags);
-        markdown_links(catalog, &a.source, src, diags);
+        overrides(catalog, at, &a.links, diags);
+        markdown_links(catalog, at, diags);
     }
     for e in &catalog.entries {
-        let Some(src) = by_path.get(e.source.as_path()) else {
+        let Some(at) = source(e.source.as_path()) else {
             continue;
         };
         for id in &e.related {
-            let cid = content_id(id);
-            match catalog.entry(&cid) {
-                Some(o) if o.id != e.id => out.push(Link {
-                    from: Node::Entry { id: e.id.clone() },
-                    to: Node::Entry { id: o.id.clone() },
-                    kind: LinkKind::Related,
-                    origin: Origin::Explicit,
-                    score: 1.0,
-                    evidence: vec![],
-                }),
-                Some(_) => {
-                    let (o, l) = front_value_span(src, "related", id);
-                    diags.push(
-                        Diagnostic::at(
-                            Code::SelfRelated,
-                            &e.source,
-                            src,
-                            o,
-                            l,
-                            "an entry is not related to itself",
-                        )
-                        .hint("remove this item"),
-                    );
-                }
-                None => {
-                    let (o, l) = front_value_span(src, "related", id);
-                    let mut d = Diagnostic::at(
-                        Code::Link,
-                        &e.source,
-                        src,
-                        o,
-                        l,
-                        format!("`related:` names `{id}`, which is no entry of the catalog"),
-                    )
-                    .label("no such entry");
-                    if let Some(h) = hint(&did_you_mean(&cid, entry_ids())) {
-                        d = d.hint(h);
-                    }
-                    diags.push(d);
-                }
+            match catalog.entry(&content_id(id)) {
+                Some(o) if o.id != e.id => out.push(Link::stated(
+                    Node::Entry { id: e.id.clone() },
+                    Node::Entry { id: o.id.clone() },
+                    LinkKind::Related,
+                    Origin::Explicit,
+                )),
+                Some(_) => diags.push(at.self_related(id)),
+                None => diags.push(at.no_such_entry(catalog, "related", id)),
             }
         }
-        overrides(catalog, &e.source, src, &e.links, diags);
-        markdown_links(catalog, &e.source, src, diags);
+        overrides(catalog, at, &e.links, diags);
+        markdown_links(catalog, at, diags);
     }
-    // Two explicit links between the same entries (both name each other) are one.
+    dedup(&mut out);
+    out
+}
+
+/// Two explicit links between the same ends are one (two entries that name each other as
+/// related: one link).
+fn dedup(links: &mut Vec<Link>) {
     let mut seen = std::collections::HashSet::new();
-    out.retain(|l| match (&l.kind, &l.from, &l.to) {
+    links.retain(|l| match (&l.kind, &l.from, &l.to) {
         (LinkKind::Related, Node::Entry { id: a }, Node::Entry { id: b }) => {
             let k = if a < b {
                 (a.clone(), b.clone())
@@ -267,65 +225,58 @@ pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -
         }
         _ => seen.insert((format!("{:?}", l.from), format!("{:?}", l.to))),
     });
-    out
+}
+
+/// A content file being checked: its path and text, for diagnostics.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    path: &'a Path,
+    src: &'a Arc<str>,
+}
+
+impl Source<'_> {
+    /// `E-link` at the front matter item `id` under `key:`, which names no entry.
+    fn no_such_entry(self, catalog: &Catalog, key: &str, id: &str) -> Diagnostic {
+        let (o, l) = front_value_span(self.src, key, id);
+        let msg = format!("`{key}:` names `{id}`, which is no entry of the catalog");
+        let d = Diagnostic::at(Code::Link, self.path, self.src, o, l, msg).label("no such entry");
+        let entry_ids = catalog.entries.iter().map(|e| e.id.as_str());
+        match hint(&did_you_mean(&content_id(id), entry_ids)) {
+            Some(h) => d.hint(h),
+            None => d,
+        }
+    }
+
+    /// The entry's `related:` item `id` names the entry itself.
+    fn self_related(self, id: &str) -> Diagnostic {
+        let (o, l) = front_value_span(self.src, "related", id);
+        let msg = "an entry is not related to itself";
+        Diagnostic::at(Code::SelfRelated, self.path, self.src, o, l, msg).hint("remove this item")
+    }
 }
 
 /// Check the `links: {confirm, reject}` items of one page.
-fn overrides(
-    catalog: &Catalog,
-    path: &Path,
-    src: &Arc<str>,
-    links: &LinkOverrides,
-    diags: &mut Diagnostics,
-) {
+fn overrides(catalog: &Catalog, at: Source<'_>, links: &LinkOverrides, diags: &mut Diagnostics) {
     for (which, items) in [("confirm", &links.confirm), ("reject", &links.reject)] {
         for raw in items {
             if let Err((msg, hint)) = parse_key(catalog, raw) {
-                let (o, l) = front_value_span(src, "links", raw);
-                let mut d = Diagnostic::at(
-                    Code::Link,
-                    path,
-                    src,
-                    o,
-                    l,
-                    format!("`links: {which}` item `{raw}`: {msg}"),
-                )
-                .label("broken reference");
-                if let Some(h) = hint {
-                    d = d.hint(h);
-                }
-                diags.push(d);
+                let (o, l) = front_value_span(at.src, "links", raw);
+                let msg = format!("`links: {which}` item `{raw}`: {msg}");
+                let d = Diagnostic::at(Code::Link, at.path, at.src, o, l, msg)
+                    .label("broken reference");
+                diags.push(match hint {
+                    Some(h) => d.hint(h),
+                    None => d,
+                });
             }
         }
     }
-}
-
-/// Resolve a relative Markdown link from the file at `source` (`../errors/pytorch/x.md`) to a
-/// content ID path (`errors/pytorch/x`), when it points into content/ at a `.md` file.
-pub fn relative_target(source: &Path, dest: &str) -> Option<String> {
-    let path = dest.split('#').next().unwrap_or(dest);
-    if !path.ends_with(".md") || path.contains("://") || path.starts_with('/') {
-        return None;
-    }
-    let mut out = PathBuf::new();
-    for c in source.parent()?.join(path).components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    let s = out.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("content/")
-        .map(|r| r.strip_suffix(".md").unwrap_or(r).to_string())
 }
 
 /// Markdown links to content: `@/...` and relative `.md` links must name something that exists.
-fn markdown_links(catalog: &Catalog, path: &Path, src: &Arc<str>, diags: &mut Diagnostics) {
-    let start = front_matter_end(src);
-    let body = &src[start..];
+fn markdown_links(catalog: &Catalog, at: Source<'_>, diags: &mut Diagnostics) {
+    let start = front_matter_end(at.src);
+    let body = &at.src[start..];
     if !body.contains("@/") && !body.contains(".md") {
         return;
     }
@@ -337,93 +288,63 @@ fn markdown_links(catalog: &Catalog, path: &Path, src: &Arc<str>, diags: &mut Di
             | Event::Start(Tag::Image { dest_url, .. }) => dest_url.to_string(),
             _ => continue,
         };
-        let (ok, wanted) = if dest.starts_with("@/") {
-            (super::resolve_href(catalog, &dest).is_some(), dest.clone())
-        } else if let Some(rel) = relative_target(path, &dest) {
-            let frag = dest.split_once('#').map(|(_, f)| format!("#{f}"));
-            let href = format!("@/{rel}.md{}", frag.unwrap_or_default());
-            (super::resolve_href(catalog, &href).is_some(), rel)
+        let wanted = if dest.starts_with("@/") {
+            dest.clone()
+        } else if let Some(rel) = relative_target(at.path, &dest) {
+            rel
         } else {
             continue;
         };
-        if ok {
+        if resolve_href_from(catalog, at.path, &dest).is_some() {
             continue;
         }
         let seg = &body[range.clone()];
-        let at = start + range.start + seg.find(&dest).unwrap_or(0);
-        let len = if seg.contains(&dest) {
-            dest.len()
-        } else {
-            seg.len()
+        let (o, len) = match seg.find(&dest) {
+            Some(i) => (i, dest.len()),
+            None => (0, seg.len()),
         };
-        let id = content_id(&wanted);
-        let candidates = catalog
-            .entries
-            .iter()
-            .map(|e| e.id.as_str())
-            .chain(catalog.articles.iter().map(|a| a.id.as_str()));
-        let near = did_you_mean(&id, candidates);
-        let mut d = Diagnostic::at(
-            Code::Link,
-            path,
-            src,
+        diags.push(broken_link(
+            catalog,
             at,
+            start + range.start + o,
             len,
-            format!("the link `{dest}` points to no entry or article"),
-        )
-        .label("broken link");
-        let h = match near.first() {
-            Some(n) => {
-                let p = match catalog.entry(n) {
-                    Some(_) => format!("@/errors/{n}.md"),
-                    None => format!("@/articles/{n}.md"),
-                };
-                format!("did you mean `{p}`?")
-            }
-            None => {
-                "link to content as `@/errors/<domain>/<slug>.md` or `@/articles/<id>.md`".into()
-            }
-        };
-        d = d.hint(h);
-        diags.push(d);
+            &dest,
+            &wanted,
+        ));
     }
 }
 
-/// The page a file is, for explain and overrides.
-pub fn page_of(catalog: &Catalog, file: &Path) -> Option<(PageKind, String)> {
-    if let Some(e) = catalog.entries.iter().find(|e| e.source == file) {
-        return Some((PageKind::Entry, e.id.clone()));
-    }
-    catalog
-        .articles
-        .iter()
-        .find(|a| a.source == file)
-        .map(|a| (PageKind::Article, a.id.clone()))
+/// `E-link` at `dest`, a Markdown link to content (`wanted`) that names nothing.
+fn broken_link(
+    catalog: &Catalog,
+    at: Source<'_>,
+    offset: usize,
+    len: usize,
+    dest: &str,
+    wanted: &str,
+) -> Diagnostic {
+    let candidates = (catalog.entries.iter().map(|e| e.id.as_str()))
+        .chain(catalog.articles.iter().map(|a| a.id.as_str()));
+    let near = did_you_mean(&content_id(wanted), candidates);
+    let h = match near.first() {
+        Some(n) => {
+            let p = match catalog.entry(n) {
+                Some(_) => format!("@/errors/{n}.md"),
+                None => format!("@/articles/{n}.md"),
+            };
+            format!("did you mean `{p}`?")
+        }
+        None => "link to content as `@/errors/<domain>/<slug>.md` or `@/articles/<id>.md`".into(),
+    };
+    let msg = format!("the link `{dest}` points to no entry or article");
+    Diagnostic::at(Code::Link, at.path, at.src, offset, len, msg)
+        .label("broken link")
+        .hint(h)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn relative_links() {
-        assert_eq!(
-            relative_target(
-                Path::new("content/articles/a.md"),
-                "../errors/pytorch/x.md#dead-end-1"
-            )
-            .as_deref(),
-            Some("errors/pytorch/x")
-        );
-        assert_eq!(
-            relative_target(Path::new("content/errors/pytorch/a.md"), "b.md").as_deref(),
-            Some("errors/pytorch/b")
-        );
-        assert_eq!(
-            relative_target(Path::new("content/articles/a.md"), "x.png"),
-            None
-        );
-    }
 
     #[test]
     fn value_span_in_front_matter() {

@@ -1,6 +1,7 @@
 //! Text normalisation for matching: error messages become *templates* (lowercase words, numbers,
 //! paths and quotes abstracted away) so that the small differences real messages have (device
-//! ids, sizes, file paths, quote style, a trailing period) do not stop a match.
+//! ids, sizes, file paths, quote style, a trailing period) do not stop a match. Also where a
+//! match is (its line) and the passage around it, for evidence.
 
 /// One normalised token and the byte offset of its first character in the text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +134,18 @@ fn words(chunk: &str, base: usize, out: &mut Vec<Tok>) {
 /// The words of a template, for display and set comparisons.
 pub fn words_of(text: &str) -> Vec<String> {
     tokens(text).into_iter().map(|t| t.word).collect()
+}
+
+/// A message without the exception type it starts with (`RuntimeError: CUDA error` ->
+/// `CUDA error`): the exception is a signal of its own, the template is the rest.
+pub(crate) fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str {
+    match exception {
+        Some(x) => message
+            .strip_prefix(x)
+            .map(|r| r.trim_start_matches(':').trim_start())
+            .unwrap_or(message),
+        None => message,
+    }
 }
 
 /// A 64-bit hash of a token n-gram (FNV-1a; used only as a hash-map key within one run).

@@ -6,6 +6,7 @@ use super::markdown::{self, Place};
 use super::snippet;
 use super::{Page, PageCtx, Renderer};
 use crate::core::model::Snippet;
+use crate::core::urls;
 use crate::link::{Link, Origin};
 use crate::records::Status;
 use crate::view::{EntryView, FixView, SnippetView, Verification};
@@ -22,6 +23,8 @@ struct Meta {
 #[derive(Serialize)]
 struct Fix {
     number: usize,
+    /// Its fragment on the page (`workaround-2`).
+    anchor: String,
     summary: String,
     rate: u8,
     detail: String,
@@ -74,7 +77,7 @@ pub struct Related {
 
 pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     let e = v.entry;
-    let path = crate::core::urls::entry(&e.id);
+    let path = urls::entry(&e.id);
     let ctx = r.page_ctx(path.clone(), &v.snippets);
     let place = Place {
         catalog: r.catalog,
@@ -87,8 +90,9 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
             snippet::render(&ctx, s, info, t)
         })
     };
-    let fix = |f: &FixView<'_>| Fix {
+    let fix = |f: &FixView<'_>, anchor: String| Fix {
         number: f.number,
+        anchor,
         summary: markdown::plain(f.summary),
         rate: f.rate,
         detail: if f.detail.is_empty() {
@@ -106,8 +110,16 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
         verdict: f.verdict.as_ref().map(verdict_view),
         examples: f.examples.iter().map(|x| example(&ctx, x)).collect(),
     };
-    let workarounds: Vec<Fix> = v.workarounds.iter().map(fix).collect();
-    let dead_ends: Vec<Fix> = v.dead_ends.iter().map(fix).collect();
+    let workarounds: Vec<Fix> = v
+        .workarounds
+        .iter()
+        .map(|f| fix(f, urls::workaround_anchor(f.number)))
+        .collect();
+    let dead_ends: Vec<Fix> = v
+        .dead_ends
+        .iter()
+        .map(|f| fix(f, urls::dead_end_anchor(f.number)))
+        .collect();
     let sections: Vec<Section> = e
         .extra_sections
         .iter()
@@ -121,7 +133,7 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
         .discussed
         .iter()
         .map(|(a, l)| Discussion {
-            href: ctx.href(&crate::core::urls::article(&a.id)),
+            href: ctx.href(&urls::article(&a.id)),
             title: a.title.clone(),
             excerpt: l
                 .evidence
@@ -151,7 +163,7 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     c.insert("related", &related);
     c.insert("aliases", &e.aliases);
     c.insert("tags", &e.tags);
-    c.insert("api", &ctx.href(&crate::core::urls::entry_json(&e.id)));
+    c.insert("api", &ctx.href(&urls::entry_json(&e.id)));
     Ok(Page {
         title: e.message.clone(),
         description: snippet::truncate(e.root_cause.trim(), 200),
@@ -273,7 +285,7 @@ fn signals(l: &Link) -> String {
 fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
     let s = x.snippet;
     Example {
-        href: format!("{}#code-{}", ctx.href(&x.page_path), s.id),
+        href: format!("{}#{}", ctx.href(&x.page_path), urls::code_anchor(&s.id)),
         title: x.page_title.to_string(),
         label: s
             .label
@@ -288,7 +300,7 @@ fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
 pub fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
     rel.iter()
         .map(|r| Related {
-            href: ctx.href(&crate::core::urls::entry(&r.entry.id)),
+            href: ctx.href(&urls::entry(&r.entry.id)),
             message: r.entry.message.clone(),
             id: r.entry.id.clone(),
             why: signals(r.link),

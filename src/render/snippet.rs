@@ -4,6 +4,7 @@
 
 use super::escape as esc;
 use super::PageCtx;
+use crate::core::urls;
 use crate::records::{Record, Status};
 use crate::view::snippet::Part;
 use crate::view::SnippetView;
@@ -22,7 +23,7 @@ pub fn render(ctx: &PageCtx<'_>, view: Option<&SnippetView<'_>>, info: &str, tex
     let code = ctx.r.highlights.highlight(shown, lang);
     let mut out = String::with_capacity(code.len() + 512);
     let anchor = snippet
-        .map(|s| format!(" id=\"code-{}\"", esc(&s.id)))
+        .map(|s| format!(" id=\"{}\"", esc(&urls::code_anchor(&s.id))))
         .unwrap_or_default();
     out.push_str(&format!("<figure class=\"snippet\"{anchor}>"));
     if let Some(v) = view {
@@ -43,7 +44,7 @@ pub fn render(ctx: &PageCtx<'_>, view: Option<&SnippetView<'_>>, info: &str, tex
 fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
     for f in &v.flags {
         let (e, number) = (f.entry, f.number);
-        let href = ctx.href(&crate::core::urls::entry(&e.id));
+        let href = ctx.href(&urls::entry(&e.id));
         let why = f
             .link
             .evidence
@@ -61,8 +62,8 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
                     .map(|d| (d.summary.as_str(), d.fail_rate))
                     .unwrap_or(("", 0));
                 out.push_str(&format!(
-                    "<p class=\"flag flag-dead-end\" role=\"note\">&#9888; Known dead end of <a href=\"{href}#dead-end-{number}\">{}</a>: {} ({rate}% fail){why}</p>",
-                    esc(&e.message), esc(summary)
+                    "<p class=\"flag flag-dead-end\" role=\"note\">&#9888; Known dead end of <a href=\"{href}#{}\">{}</a>: {} ({rate}% fail){why}</p>",
+                    urls::dead_end_anchor(number), esc(&e.message), esc(summary)
                 ));
             }
             Part::Workaround(w) => {
@@ -70,8 +71,8 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
                     .map(|w| (w.summary.as_str(), w.success_rate))
                     .unwrap_or(("", 0));
                 out.push_str(&format!(
-                    "<p class=\"flag flag-applies\" role=\"note\">&#10003; Applies workaround {number} of <a href=\"{href}#workaround-{number}\">{}</a>: {} ({rate}% success){why}</p>",
-                    esc(&e.message), esc(&truncate(summary, 140))
+                    "<p class=\"flag flag-applies\" role=\"note\">&#10003; Applies workaround {number} of <a href=\"{href}#{}\">{}</a>: {} ({rate}% success){why}</p>",
+                    urls::workaround_anchor(number), esc(&e.message), esc(&truncate(summary, 140))
                 ));
             }
         }
@@ -92,7 +93,8 @@ fn run_box(v: &SnippetView<'_>) -> String {
         ));
     }
     if let Some(a) = &run.after {
-        needs.push(format!("continues <a href=\"#code-{0}\">{0}</a>", esc(a)));
+        let anchor = esc(&urls::code_anchor(a));
+        needs.push(format!("continues <a href=\"#{anchor}\">{}</a>", esc(a)));
     }
     let needs = if needs.is_empty() {
         String::new()

@@ -83,7 +83,7 @@ impl<'a> Resolver<'a> {
                 }
                 let p = self.catalog.page(page)?;
                 Some(Example {
-                    page_path: page_path(page),
+                    page_path: crate::core::urls::page(page),
                     page_title: p.title(),
                     snippet: p.snippets().get(*index)?,
                     link: l,
@@ -101,13 +101,5 @@ impl<'a> Resolver<'a> {
                 Some(Related { entry, link })
             })
             .collect()
-    }
-}
-
-/// The site path of a page.
-fn page_path(p: &crate::core::model::PageRef) -> String {
-    match p.kind {
-        crate::core::model::PageKind::Entry => crate::core::urls::entry(&p.id),
-        crate::core::model::PageKind::Article => crate::core::urls::article(&p.id),
     }
 }

@@ -3,10 +3,10 @@
 //! exception type as support. Cost: one hash-map index of every template's trigrams, then one
 //! pass over each article's tokens; no entry x article loop.
 
-use crate::core::model::PageRef;
-use crate::core::model::{Article, Catalog, PageKind, Snippet};
+use super::round2;
+use crate::core::model::{Article, Catalog, Entry, Page, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
-use crate::link::{Evidence, Link, LinkKind, Node, Origin};
+use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal};
 use crate::records::{Record, RecordSet, Status};
 use std::collections::HashMap;
 
@@ -37,14 +37,7 @@ impl Index {
             let msgs =
                 std::iter::once((&e.message, false)).chain(e.aliases.iter().map(|a| (a, true)));
             for (m, alias) in msgs {
-                // The exception prefix is its own signal; the template is the message after it.
-                let body = match &e.exception {
-                    Some(x) => m
-                        .strip_prefix(x.as_str())
-                        .map(|r| r.trim_start_matches(':').trim_start())
-                        .unwrap_or(m),
-                    None => m,
-                };
+                let body = text::after_exception(m, e.exception.as_deref());
                 let words = text::words_of(body);
                 if words.len() < 3 {
                     continue;
@@ -88,30 +81,12 @@ impl Index {
     }
 }
 
-/// Where in an article a passage is.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Place {
-    Title,
-    Heading,
-    Code,
-    Prose,
-}
-
-impl Place {
-    fn weight(self) -> f64 {
-        match self {
-            Place::Title | Place::Heading => 0.9,
-            Place::Code => 0.85,
-            Place::Prose => 0.7,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Place::Title => "title",
-            Place::Heading => "heading",
-            Place::Code => "code",
-            Place::Prose => "prose",
-        }
+/// How much a message found at a place says.
+fn place_weight(place: Place) -> f64 {
+    match place {
+        Place::Title | Place::Heading => 0.9,
+        Place::Code => 0.85,
+        Place::Prose => 0.7,
     }
 }
 
@@ -143,7 +118,7 @@ struct Found {
     n: usize,
     end: usize,
     quality: f64,
-    what: &'static str,
+    extent: Extent,
 }
 
 /// Discusses-candidates for every article, any score (the caller applies the threshold).
@@ -171,172 +146,223 @@ fn infer_one(
     src: &str,
     records: Option<&RecordSet>,
 ) -> Vec<Link> {
-    // Scan the file (title line in the front matter, then the body) once.
-    let fm_end = crate::link::explicit::front_matter_end(src);
-    let title_at = src[..fm_end].find("title:").unwrap_or(0);
-    let title_end = src[title_at..]
-        .find('\n')
-        .map(|i| title_at + i)
-        .unwrap_or(fm_end);
-    let mut toks: Vec<Tok> = text::tokens(&src[title_at..title_end])
-        .into_iter()
-        .map(|t| Tok {
-            at: t.at + title_at,
-            ..t
-        })
-        .filter(|t| t.word != "title")
-        .collect();
-    let n_title = toks.len();
-    toks.push(Tok {
-        word: "\u{0}".into(),
-        at: title_end,
-    });
-    toks.extend(text::tokens(&src[fm_end..]).into_iter().map(|t| Tok {
-        at: t.at + fm_end,
-        ..t
-    }));
-    let code_lines = code_line_ranges(a);
-    let place_of = |k: usize, at: usize| {
-        if k < n_title {
+    let scan = Scan::new(a, src);
+    // Evidence per entry, in this order: message passages, recorded runs, error codes.
+    let mut per: HashMap<usize, Vec<Evidence>> = HashMap::new();
+    for (e, ev) in (message_evidence(ix, &scan).into_iter())
+        .chain(recorded_evidence(ix, a, records))
+        .chain(code_evidence(ix, &scan))
+    {
+        per.entry(e).or_default().push(ev);
+    }
+    per.into_iter()
+        .map(|(e, ev)| discusses(a, &catalog.entries[e], &scan, ev))
+        .collect()
+}
+
+/// An article's source, scanned once: the tokens of its title line and body, and where its
+/// code blocks are.
+struct Scan<'a> {
+    src: &'a str,
+    /// End of the front matter.
+    fm_end: usize,
+    /// The title's tokens, a separator, then the body's.
+    toks: Vec<Tok>,
+    /// How many of `toks` are the title's.
+    n_title: usize,
+    /// Lines (inclusive) of the article's code blocks.
+    code_lines: Vec<(usize, usize)>,
+}
+
+impl<'a> Scan<'a> {
+    fn new(a: &Article, src: &'a str) -> Scan<'a> {
+        let fm_end = crate::link::explicit::front_matter_end(src);
+        let title_at = src[..fm_end].find("title:").unwrap_or(0);
+        let title_end = src[title_at..]
+            .find('\n')
+            .map(|i| title_at + i)
+            .unwrap_or(fm_end);
+        let shifted =
+            |toks: Vec<Tok>, by: usize| toks.into_iter().map(move |t| Tok { at: t.at + by, ..t });
+        let mut toks: Vec<Tok> = shifted(text::tokens(&src[title_at..title_end]), title_at)
+            .filter(|t| t.word != "title")
+            .collect();
+        let n_title = toks.len();
+        toks.push(Tok {
+            word: "\u{0}".into(),
+            at: title_end,
+        });
+        toks.extend(shifted(text::tokens(&src[fm_end..]), fm_end));
+        Scan {
+            src,
+            fm_end,
+            toks,
+            n_title,
+            code_lines: code_line_ranges(a),
+        }
+    }
+
+    /// Where the passage at byte `at` is (`in_title`: it is part of the title line).
+    fn place(&self, at: usize, in_title: bool) -> Place {
+        if in_title {
             return Place::Title;
         }
-        let line = text::line_of(src, at);
-        if code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
+        let line = text::line_of(self.src, at);
+        if self.code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
             return Place::Code;
         }
-        let ls = src[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        if src[ls..].starts_with('#') {
+        let ls = self.src[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        if self.src[ls..].starts_with('#') {
             Place::Heading
         } else {
             Place::Prose
         }
-    };
+    }
+}
 
-    let kept = passages(ix, &toks, src.len());
-
-    // Evidence per entry.
-    let mut per: HashMap<usize, Vec<Evidence>> = HashMap::new();
-    for f in &kept {
+/// Entries' messages found in the article's title and body, as (entry, evidence).
+fn message_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
+    let src = scan.src;
+    let mut out = Vec::new();
+    for f in passages(ix, &scan.toks, src.len()) {
         let tpl = &ix.templates[f.template];
-        let at = toks[f.start].at;
-        let place = place_of(f.start, at);
+        let at = scan.toks[f.start].at;
+        let place = scan.place(at, f.start < scan.n_title);
         let ex = text::excerpt(src, at, f.end);
         let passing = place == Place::Prose && is_passing(&ex);
-        let mut w = place.weight() * f.quality;
-        let mut signal = format!(
-            "{}{} in {}",
-            if tpl.alias { "alias " } else { "" },
-            f.what,
-            place.name()
-        );
+        let mut w = place_weight(place) * f.quality;
         if passing {
             w *= 0.4;
-            signal.push_str(", mentioned in passing");
         }
-        per.entry(tpl.entry).or_default().push(Evidence {
-            signal,
-            excerpt: ex,
-            line: Some(text::line_of(src, at)),
-            weight: round2(w),
-        });
-    }
-    // What the article's snippets printed when they ran (fresh verification records).
-    for (s, msg) in recorded_errors(a, records) {
-        let toks = text::tokens(&msg);
-        for f in passages(ix, &toks, msg.len()) {
-            let tpl = &ix.templates[f.template];
-            let mut ex: String = msg.trim().chars().take(220).collect();
-            if msg.trim().chars().count() > 220 {
-                ex.push('\u{2026}');
-            }
-            per.entry(tpl.entry).or_default().push(Evidence {
-                signal: format!("{} in the recorded run of `{}`", f.what, s.id),
-                excerpt: ex,
-                line: Some(s.line),
-                weight: round2(0.9 * f.quality),
-            });
-        }
-    }
-    // Error codes, as whole words.
-    for t in code_words(src, fm_end) {
-        if let Some(es) = ix.codes.get(t.0) {
-            let place = if t.1 < fm_end {
-                Place::Title
-            } else {
-                let line = text::line_of(src, t.1);
-                let ls = src[..t.1].rfind('\n').map(|i| i + 1).unwrap_or(0);
-                if code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
-                    Place::Code
-                } else if src[ls..].starts_with('#') {
-                    Place::Heading
-                } else {
-                    Place::Prose
-                }
-            };
-            let ex = text::excerpt(src, t.1, t.1 + t.0.len());
-            let passing = place == Place::Prose && is_passing(&ex);
-            let base = if place == Place::Prose { 0.6 } else { 0.7 };
-            let mut w = base / es.len() as f64;
-            if passing {
-                w *= 0.4;
-            }
-            for &e in es {
-                per.entry(e).or_default().push(Evidence {
-                    signal: format!("error code `{}` in {}", t.0, place.name()),
-                    excerpt: ex.clone(),
-                    line: Some(text::line_of(src, t.1)),
-                    weight: round2(w),
-                });
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (e, mut ev) in per {
-        let entry = &catalog.entries[e];
-        // The exception type supports a match found otherwise; it never makes one.
-        if let Some(x) = &entry.exception {
-            if let Some(i) = find_word(src, x, fm_end) {
-                let w = if x.contains('.') { 0.2 } else { 0.05 };
-                ev.push(Evidence {
-                    signal: format!("exception `{x}`"),
-                    excerpt: text::excerpt(src, i, i + x.len()),
-                    line: Some(text::line_of(src, i)),
-                    weight: w,
-                });
-            }
-        }
-        ev.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-        ev.truncate(6);
-        // Noisy-or; repeated mentions of the same kind count half.
-        let mut miss = 1.0;
-        let mut seen_kinds: Vec<String> = Vec::new();
-        for x in &ev {
-            let kind = x.signal.clone();
-            let w = if seen_kinds.contains(&kind) {
-                x.weight * 0.5
-            } else {
-                x.weight
-            };
-            seen_kinds.push(kind);
-            miss *= 1.0 - w.clamp(0.0, 0.99);
-        }
-        out.push(Link {
-            from: Node::Article { id: a.id.clone() },
-            to: Node::Entry {
-                id: entry.id.clone(),
-            },
-            kind: LinkKind::Discusses,
-            origin: Origin::Inferred,
-            score: round2(1.0 - miss),
-            evidence: ev,
-        });
+        let signal = Signal::Message {
+            extent: f.extent,
+            alias: tpl.alias,
+            place,
+            passing,
+        };
+        out.push((
+            tpl.entry,
+            evidence(signal, ex, text::line_of(src, at), round2(w)),
+        ));
     }
     out
 }
 
+/// Entries' messages in what the article's snippets printed when they ran (fresh verification
+/// records), as (entry, evidence).
+fn recorded_evidence(
+    ix: &Index,
+    a: &Article,
+    records: Option<&RecordSet>,
+) -> Vec<(usize, Evidence)> {
+    let mut out = Vec::new();
+    for (s, msg) in recorded_errors(a, records) {
+        let toks = text::tokens(&msg);
+        for f in passages(ix, &toks, msg.len()) {
+            let mut ex: String = msg.trim().chars().take(220).collect();
+            if msg.trim().chars().count() > 220 {
+                ex.push('\u{2026}');
+            }
+            let signal = Signal::RecordedMessage {
+                extent: f.extent,
+                snippet: s.id.clone(),
+            };
+            let ev = evidence(signal, ex, s.line, round2(0.9 * f.quality));
+            out.push((ix.templates[f.template].entry, ev));
+        }
+    }
+    out
+}
+
+/// Entries' error codes found as whole words in the article, as (entry, evidence).
+fn code_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
+    let src = scan.src;
+    let mut out = Vec::new();
+    for (code, at) in code_words(src, scan.fm_end) {
+        let Some(es) = ix.codes.get(code) else {
+            continue;
+        };
+        let place = scan.place(at, at < scan.fm_end);
+        let ex = text::excerpt(src, at, at + code.len());
+        let passing = place == Place::Prose && is_passing(&ex);
+        let base = if place == Place::Prose { 0.6 } else { 0.7 };
+        let mut w = base / es.len() as f64;
+        if passing {
+            w *= 0.4;
+        }
+        for &e in es {
+            let signal = Signal::ErrorCode {
+                code: code.to_string(),
+                place,
+            };
+            let line = text::line_of(src, at);
+            out.push((e, evidence(signal, ex.clone(), line, round2(w))));
+        }
+    }
+    out
+}
+
+/// The candidate link from article `a` to `entry`, scored from its evidence (the exception
+/// type added when the article names it).
+fn discusses(a: &Article, entry: &Entry, scan: &Scan<'_>, mut ev: Vec<Evidence>) -> Link {
+    let src = scan.src;
+    // The exception type supports a match found otherwise; it never makes one.
+    if let Some(x) = &entry.exception {
+        if let Some(i) = find_word(src, x, scan.fm_end) {
+            let w = if x.contains('.') { 0.2 } else { 0.05 };
+            let signal = Signal::Exception { name: x.clone() };
+            let ex = text::excerpt(src, i, i + x.len());
+            ev.push(evidence(signal, ex, text::line_of(src, i), w));
+        }
+    }
+    ev.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    ev.truncate(6);
+    // Noisy-or; repeated mentions of the same kind count half.
+    let mut miss = 1.0;
+    let mut seen_kinds: Vec<&Signal> = Vec::new();
+    for x in &ev {
+        let w = if seen_kinds.contains(&&x.signal) {
+            x.weight * 0.5
+        } else {
+            x.weight
+        };
+        seen_kinds.push(&x.signal);
+        miss *= 1.0 - w.clamp(0.0, 0.99);
+    }
+    Link {
+        from: Node::Article { id: a.id.clone() },
+        to: Node::Entry {
+            id: entry.id.clone(),
+        },
+        kind: LinkKind::Discusses,
+        origin: Origin::Inferred,
+        score: round2(1.0 - miss),
+        evidence: ev,
+    }
+}
+
+fn evidence(signal: Signal, excerpt: String, line: usize, weight: f64) -> Evidence {
+    Evidence {
+        signal,
+        excerpt,
+        line: Some(line),
+        weight,
+    }
+}
+
 /// Passages of `toks` that match a template, at most one template per passage.
 fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
-    // Seeds: trigram hits grouped by (template, diagonal).
+    // Each diagonal is one passage.
+    let found = seeds(ix, toks)
+        .into_iter()
+        .filter_map(|((t, _), hs)| passage(ix, t as usize, &hs, toks, text_len))
+        .collect();
+    best(ix, found)
+}
+
+/// Trigram hits of `toks` in the templates, grouped by (template, diagonal), each as (token
+/// position, template position).
+fn seeds(ix: &Index, toks: &[Tok]) -> HashMap<(u32, i64), Vec<(usize, usize)>> {
     let mut hits: HashMap<(u32, i64), Vec<(usize, usize)>> = HashMap::new();
     for i in 0..toks.len().saturating_sub(2) {
         let key = [
@@ -359,50 +385,61 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
                 .push((i, p as usize));
         }
     }
-    // Each diagonal is one passage; coverage = template words covered by the trigrams.
-    let mut found: Vec<Found> = Vec::new();
-    for ((t, _), hs) in hits {
-        let tpl = &ix.templates[t as usize];
-        let mut covered = vec![false; tpl.words.len()];
-        let (mut lo, mut hi) = (usize::MAX, 0);
-        for &(i, p) in &hs {
-            for c in covered.iter_mut().skip(p).take(3) {
-                *c = true;
-            }
-            lo = lo.min(i);
-            hi = hi.max(i + 3);
+    hits
+}
+
+/// The passage one diagonal's hits `hs` make of template `t`, if it covers enough of it;
+/// coverage = template words covered by the trigrams.
+fn passage(
+    ix: &Index,
+    t: usize,
+    hs: &[(usize, usize)],
+    toks: &[Tok],
+    text_len: usize,
+) -> Option<Found> {
+    let tpl = &ix.templates[t];
+    let mut covered = vec![false; tpl.words.len()];
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    for &(i, p) in hs {
+        for c in covered.iter_mut().skip(p).take(3) {
+            *c = true;
         }
-        let n = covered.iter().filter(|c| **c).count();
-        if n < MIN_RUN.min(tpl.words.len()) {
-            continue;
-        }
-        let full = n as f64 / tpl.words.len() as f64;
-        let head = covered[..tpl.headline.min(covered.len())]
-            .iter()
-            .all(|c| *c);
-        let (quality, what) = if full >= 0.999 {
-            (1.0, "message")
-        } else if head && tpl.headline >= MIN_RUN {
-            (0.85_f64.max(full), "message headline")
-        } else {
-            (full * 0.9, "part of the message")
-        };
-        let end = toks
-            .get(hi - 1)
-            .map(|t| t.at + t.word.len())
-            .unwrap_or(text_len);
-        found.push(Found {
-            template: t as usize,
-            start: lo,
-            hi,
-            n,
-            end,
-            quality,
-            what,
-        });
+        lo = lo.min(i);
+        hi = hi.max(i + 3);
     }
-    // Two entries with similar messages: a passage goes to the template it matches best, and
-    // among equally good ones to the longest (the quoted message, not one contained in it).
+    let n = covered.iter().filter(|c| **c).count();
+    if n < MIN_RUN.min(tpl.words.len()) {
+        return None;
+    }
+    let full = n as f64 / tpl.words.len() as f64;
+    let head = covered[..tpl.headline.min(covered.len())]
+        .iter()
+        .all(|c| *c);
+    let (quality, extent) = if full >= 0.999 {
+        (1.0, Extent::Whole)
+    } else if head && tpl.headline >= MIN_RUN {
+        (0.85_f64.max(full), Extent::Headline)
+    } else {
+        (full * 0.9, Extent::Part)
+    };
+    let end = toks
+        .get(hi - 1)
+        .map(|t| t.at + t.word.len())
+        .unwrap_or(text_len);
+    Some(Found {
+        template: t,
+        start: lo,
+        hi,
+        n,
+        end,
+        quality,
+        extent,
+    })
+}
+
+/// Two entries with similar messages: a passage goes to the template it matches best, and
+/// among equally good ones to the longest (the quoted message, not one contained in it).
+fn best(ix: &Index, mut found: Vec<Found>) -> Vec<Found> {
     found.sort_by(|a, b| {
         b.quality
             .total_cmp(&a.quality)
@@ -423,7 +460,6 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
             kept.push(f);
         }
     }
-
     kept
 }
 
@@ -434,10 +470,7 @@ pub fn recorded_errors<'a>(
     records: Option<&RecordSet>,
 ) -> Vec<(&'a Snippet, String)> {
     let Some(rs) = records else { return Vec::new() };
-    let page = PageRef {
-        kind: PageKind::Article,
-        id: a.id.clone(),
-    };
+    let page = Page::Article(a).reference();
     let mut out = Vec::new();
     for s in &a.snippets {
         if let Status::Fresh(r) = rs.status(&page, &a.snippets, s) {
@@ -457,10 +490,6 @@ pub fn record_messages(r: &Record) -> Vec<String> {
         v.push(format!("{}: {}", w.exception, w.message));
     }
     v
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }
 
 fn is_passing(excerpt: &str) -> bool {

@@ -1,6 +1,12 @@
 //! Inference: one submodule per kind of link. Each returns candidates with their evidence and a
-//! score in 0..=1; `link::link` applies the threshold and the authors' confirm/reject.
+//! score in 0..=1; `link::link_with` applies the threshold, and `decide` the authors'
+//! confirm/reject.
 
 pub mod articles;
 pub mod related;
 pub mod snippets;
+
+/// Round to two decimals, as scores and weights are shown.
+pub(crate) fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

@@ -4,9 +4,11 @@
 //! Candidates come from inverted indexes (code, rare message words, rare API names), so the
 //! cost follows the number of entries that share something, not entries squared.
 
+use super::round2;
 use crate::core::model::Catalog;
 use crate::link::code::Kind;
-use crate::link::{text, Evidence, Link, LinkKind, Node, Origin};
+use crate::link::text;
+use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A word or API name in more entries than this is too common to suggest a pair.
@@ -71,122 +73,24 @@ fn apis(catalog: &Catalog, i: usize) -> BTreeSet<String> {
         .collect()
 }
 
+/// Related-candidates between entries, at most `PER_ENTRY` per entry, best first.
 pub fn infer(catalog: &Catalog) -> Vec<Link> {
-    let n = catalog.entries.len();
-    let msg: Vec<BTreeSet<String>> = catalog.entries.iter().map(|e| words(&e.message)).collect();
-    let api: Vec<BTreeSet<String>> = (0..n).map(|i| apis(catalog, i)).collect();
-    let mut df: HashMap<&str, usize> = HashMap::new();
-    for s in &msg {
-        for w in s {
-            *df.entry(w.as_str()).or_default() += 1;
-        }
-    }
-    let idf = |w: &str| {
-        ((n as f64 + 1.0) / (*df.get(w).unwrap_or(&1) as f64))
-            .ln()
-            .max(0.05)
-    };
-    let mut post: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, e) in catalog.entries.iter().enumerate() {
-        if let Some(c) = &e.error_code {
-            post.entry(format!("code:{}", c.trim_matches('`')))
-                .or_default()
-                .push(i);
-        }
-        for w in &msg[i] {
-            post.entry(format!("w:{w}")).or_default().push(i);
-        }
-        for a in &api[i] {
-            post.entry(format!("api:{a}")).or_default().push(i);
-        }
-    }
-    let mut pairs: HashSet<(usize, usize)> = HashSet::new();
-    for (k, list) in &post {
-        if list.len() < 2 || list.len() > RARE {
-            continue;
-        }
-        let _ = k;
-        for (x, &a) in list.iter().enumerate() {
-            for &b in &list[x + 1..] {
-                pairs.insert((a.min(b), a.max(b)));
-            }
-        }
-    }
+    let f = Features::new(catalog);
     let mut cands: Vec<(usize, usize, f64, Vec<Evidence>)> = Vec::new();
-    let mut pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
-    pairs.sort();
-    for (a, b) in pairs {
-        let (ea, eb) = (&catalog.entries[a], &catalog.entries[b]);
-        let mut ev = Vec::new();
-        if let (Some(ca), Some(cb)) = (&ea.error_code, &eb.error_code) {
-            if ca == cb {
-                let share = post
-                    .get(&format!("code:{}", ca.trim_matches('`')))
-                    .map(|l| l.len())
-                    .unwrap_or(2);
-                ev.push(Evidence {
-                    signal: format!("same error code `{}`", ca.trim_matches('`')),
-                    excerpt: ca.trim_matches('`').to_string(),
-                    line: None,
-                    weight: (0.6 * (3.0 / share as f64).min(1.0) * 100.0).round() / 100.0,
-                });
-            }
-        }
-        let inter: Vec<&String> = msg[a].intersection(&msg[b]).collect();
-        if !inter.is_empty() {
-            let wi: f64 = inter.iter().map(|w| idf(w)).sum();
-            let wu: f64 = msg[a].union(&msg[b]).map(|w| idf(w)).sum();
-            let wa: f64 = msg[a].iter().map(|w| idf(w)).sum();
-            let wb: f64 = msg[b].iter().map(|w| idf(w)).sum();
-            // Jaccard and containment (one message is the other plus a detail), averaged.
-            let j = (wi / wu.max(1e-9) + wi / wa.min(wb).max(1e-9)) / 2.0;
-            if j > 0.1 {
-                ev.push(Evidence {
-                    signal: "similar message wording".into(),
-                    excerpt: inter
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    line: None,
-                    weight: (0.8 * j * 100.0).round() / 100.0,
-                });
-            }
-        }
-        let shared: Vec<&String> = api[a].intersection(&api[b]).collect();
-        if !shared.is_empty() {
-            let j = shared.len() as f64 / api[a].union(&api[b]).count() as f64;
-            ev.push(Evidence {
-                signal: "workarounds name the same API".into(),
-                excerpt: shared
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                line: None,
-                weight: (0.4 * j * 100.0).round() / 100.0,
-            });
-        }
+    for (a, b) in f.pairs() {
+        let ev = f.evidence(catalog, a, b);
         if ev.is_empty() {
             continue;
         }
-        if ea.category == eb.category && !ea.category.is_empty() {
-            ev.push(Evidence {
-                signal: format!("same category `{}`", ea.category),
-                excerpt: ea.category.clone(),
-                line: None,
-                weight: 0.1,
-            });
-        }
         let miss: f64 = ev.iter().map(|x| 1.0 - x.weight).product();
-        let score = ((1.0 - miss) * 100.0).round() / 100.0;
+        let score = round2(1.0 - miss);
         if score >= 0.3 {
             cands.push((a, b, score, ev));
         }
     }
     // Keep each entry's best few.
     cands.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
-    let mut count = vec![0usize; n];
+    let mut count = vec![0usize; catalog.entries.len()];
     let mut out = Vec::new();
     for (a, b, score, ev) in cands {
         if count[a] >= PER_ENTRY || count[b] >= PER_ENTRY {
@@ -208,4 +112,140 @@ pub fn infer(catalog: &Catalog) -> Vec<Link> {
         });
     }
     out
+}
+
+/// What entries are compared on (message words, API names, error code), with an inverted
+/// index of it.
+struct Features {
+    msg: Vec<BTreeSet<String>>,
+    api: Vec<BTreeSet<String>>,
+    /// Inverse document frequency of each message word.
+    idf: HashMap<String, f64>,
+    /// Entries by `code:<code>`, `w:<word>`, `api:<name>`.
+    post: HashMap<String, Vec<usize>>,
+}
+
+impl Features {
+    fn new(catalog: &Catalog) -> Features {
+        let n = catalog.entries.len();
+        let msg: Vec<BTreeSet<String>> =
+            catalog.entries.iter().map(|e| words(&e.message)).collect();
+        let api: Vec<BTreeSet<String>> = (0..n).map(|i| apis(catalog, i)).collect();
+        let mut df: HashMap<&str, usize> = HashMap::new();
+        for w in msg.iter().flatten() {
+            *df.entry(w.as_str()).or_default() += 1;
+        }
+        let idf = df
+            .into_iter()
+            .map(|(w, d)| (w.to_string(), ((n as f64 + 1.0) / d as f64).ln().max(0.05)))
+            .collect();
+        let mut post: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, e) in catalog.entries.iter().enumerate() {
+            if let Some(c) = &e.error_code {
+                post.entry(code_key(c)).or_default().push(i);
+            }
+            for w in &msg[i] {
+                post.entry(format!("w:{w}")).or_default().push(i);
+            }
+            for a in &api[i] {
+                post.entry(format!("api:{a}")).or_default().push(i);
+            }
+        }
+        Features {
+            msg,
+            api,
+            idf,
+            post,
+        }
+    }
+
+    /// The weight of a message word (every word of `msg` has one).
+    fn idf(&self, w: &str) -> f64 {
+        self.idf.get(w).copied().unwrap_or(0.05)
+    }
+
+    /// Pairs of entries (smaller index first, sorted) that share a code, a rare message word
+    /// or a rare API name.
+    fn pairs(&self) -> Vec<(usize, usize)> {
+        let mut pairs: HashSet<(usize, usize)> = HashSet::new();
+        for list in self.post.values() {
+            if list.len() < 2 || list.len() > RARE {
+                continue;
+            }
+            for (x, &a) in list.iter().enumerate() {
+                for &b in &list[x + 1..] {
+                    pairs.insert((a.min(b), a.max(b)));
+                }
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
+        pairs.sort();
+        pairs
+    }
+
+    /// What entries `a` and `b` share (empty when nothing but, at most, their category).
+    fn evidence(&self, catalog: &Catalog, a: usize, b: usize) -> Vec<Evidence> {
+        let (ea, eb) = (&catalog.entries[a], &catalog.entries[b]);
+        let mut ev = Vec::new();
+        if let (Some(ca), Some(cb)) = (&ea.error_code, &eb.error_code) {
+            if ca == cb {
+                let share = self.post.get(&code_key(ca)).map(|l| l.len()).unwrap_or(2);
+                let code = ca.trim_matches('`').to_string();
+                let weight = round2(0.6 * (3.0 / share as f64).min(1.0));
+                ev.push(shared(
+                    Signal::SameErrorCode { code: code.clone() },
+                    code,
+                    weight,
+                ));
+            }
+        }
+        ev.extend(self.wording(a, b));
+        let apis: Vec<&str> = self.api[a]
+            .intersection(&self.api[b])
+            .map(String::as_str)
+            .collect();
+        if !apis.is_empty() {
+            let j = apis.len() as f64 / self.api[a].union(&self.api[b]).count() as f64;
+            ev.push(shared(Signal::SameApi, apis.join(", "), round2(0.4 * j)));
+        }
+        if !ev.is_empty() && ea.category == eb.category && !ea.category.is_empty() {
+            let category = ea.category.clone();
+            let signal = Signal::SameCategory {
+                category: category.clone(),
+            };
+            ev.push(shared(signal, category, 0.1));
+        }
+        ev
+    }
+
+    /// Rare words both messages have, weighted by how rare, when they are enough to count.
+    fn wording(&self, a: usize, b: usize) -> Option<Evidence> {
+        let (ma, mb) = (&self.msg[a], &self.msg[b]);
+        let inter: Vec<&str> = ma.intersection(mb).map(String::as_str).collect();
+        if inter.is_empty() {
+            return None;
+        }
+        let wi: f64 = inter.iter().map(|w| self.idf(w)).sum();
+        let wu: f64 = ma.union(mb).map(|w| self.idf(w)).sum();
+        let wa: f64 = ma.iter().map(|w| self.idf(w)).sum();
+        let wb: f64 = mb.iter().map(|w| self.idf(w)).sum();
+        // Jaccard and containment (one message is the other plus a detail), averaged.
+        let j = (wi / wu.max(1e-9) + wi / wa.min(wb).max(1e-9)) / 2.0;
+        (j > 0.1).then(|| shared(Signal::SimilarWording, inter.join(" "), round2(0.8 * j)))
+    }
+}
+
+/// The index key of an error code.
+fn code_key(code: &str) -> String {
+    format!("code:{}", code.trim_matches('`'))
+}
+
+/// Evidence of something two entries share (no line: it is in both).
+fn shared(signal: Signal, excerpt: String, weight: f64) -> Evidence {
+    Evidence {
+        signal,
+        excerpt,
+        line: None,
+        weight,
+    }
 }

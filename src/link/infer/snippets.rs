@@ -6,10 +6,11 @@
 //! A snippet the text presents as the problem ("Example 1: The Problematic Approach", or a run
 //! claim that it fails) never *applies* a workaround; it can still fall into a dead end.
 
-use crate::core::model::PageRef;
-use crate::core::model::{Catalog, Claim, PageKind, Snippet};
+use super::round2;
+use crate::core::model::{Catalog, Claim, PageKind, PageRef, Snippet};
 use crate::link::code::{self, CodeTok};
-use crate::link::{Evidence, Link, LinkKind, Node};
+use crate::link::text;
+use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use crate::records::{RecordSet, Status};
 
 /// Words in a snippet's label that mark it as the wrong way.
@@ -33,20 +34,30 @@ const NEGATIVE_LABEL: &[&str] = &[
 
 /// A workaround's or dead end's named tokens.
 pub struct Named {
-    pub entry: usize,
     pub number: usize,
     pub dead_end: bool,
     pub toks: Vec<CodeTok>,
 }
 
-/// Tokens of every workaround (summary and detail) and dead end (summary) of the given entries.
+impl Named {
+    /// The node a snippet doing what this names links to, and how, for entry `entry_id`.
+    fn target(&self, entry_id: &str) -> (Node, LinkKind) {
+        let (entry, number) = (entry_id.to_string(), self.number);
+        if self.dead_end {
+            (Node::DeadEnd { entry, number }, LinkKind::DeadEnd)
+        } else {
+            (Node::Workaround { entry, number }, LinkKind::Applies)
+        }
+    }
+}
+
+/// Tokens of every workaround (summary and detail) and dead end (summary) of entry `entry`.
 pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
     let e = &catalog.entries[entry];
     let mut out = Vec::new();
     for w in &e.workarounds {
         let text = format!("{}\n{}", w.summary, w.detail);
         out.push(Named {
-            entry,
             number: w.number,
             dead_end: false,
             toks: code::extract(&text, true),
@@ -54,7 +65,6 @@ pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
     }
     for d in &e.dead_ends {
         out.push(Named {
-            entry,
             number: d.number,
             dead_end: true,
             toks: code::extract(&d.summary, true),
@@ -104,34 +114,27 @@ pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evide
             None => (Some(s.line), t.text.clone()),
         };
         ev.push(Evidence {
-            signal: if m < 1.0 {
-                format!("{} (partly)", t.describe())
-            } else {
-                t.describe()
+            signal: Signal::Token {
+                kind: t.token_kind(),
+                text: t.text.clone(),
+                partly: m < 1.0,
             },
             excerpt,
             line,
-            weight: (m * t.weight() / total * 100.0).round() / 100.0,
+            weight: round2(m * t.weight() / total),
         });
     }
     if !strong {
         return None;
     }
-    Some(((got / total * 100.0).round() / 100.0, ev))
+    Some((round2(got / total), ev))
 }
 
 /// The first sentence of an entry's message (after the exception type), as template words.
 fn headline(e: &crate::core::model::Entry) -> Vec<String> {
-    let m = match &e.exception {
-        Some(x) => e
-            .message
-            .strip_prefix(x.as_str())
-            .map(|r| r.trim_start_matches(':').trim_start())
-            .unwrap_or(&e.message),
-        None => &e.message,
-    };
+    let m = text::after_exception(&e.message, e.exception.as_deref());
     let head = m.split(". ").next().unwrap_or(m);
-    crate::link::text::words_of(head)
+    text::words_of(head)
 }
 
 /// Did the snippet's recorded run (a fresh record) end in this entry's error? Then the
@@ -152,13 +155,12 @@ fn ran_into(
         return None;
     }
     for m in super::articles::record_messages(r) {
-        let have = crate::link::text::words_of(&m);
+        let have = text::words_of(&m);
         if have.windows(want.len()).any(|w| w == want.as_slice()) {
             return Some(Evidence {
-                signal: format!(
-                    "its recorded run ({}) failed with this error",
-                    r.date.get(..10).unwrap_or(&r.date)
-                ),
+                signal: Signal::RecordedFailure {
+                    date: r.date.get(..10).unwrap_or(&r.date).to_string(),
+                },
                 excerpt: m.chars().take(220).collect(),
                 line: Some(s.line),
                 weight: 0.5,
@@ -182,16 +184,10 @@ pub fn infer(
     let e = &catalog.entries[entry];
     let mut out = Vec::new();
     for page in pages {
-        let snippets = match page.kind {
-            PageKind::Article => match catalog.article(&page.id) {
-                Some(a) => &a.snippets,
-                None => continue,
-            },
-            PageKind::Entry => match catalog.entry(&page.id) {
-                Some(x) if x.id != e.id => &x.snippets,
-                _ => continue,
-            },
-        };
+        if page.kind == PageKind::Entry && page.id == e.id {
+            continue; // an entry's own code is not an example of it
+        }
+        let snippets = catalog.snippets_of(page);
         for s in snippets {
             let have = code::extract(&s.code, false);
             let failed = ran_into(e, page, snippets, s, records);
@@ -207,32 +203,18 @@ pub fn infer(
                 };
                 if let (true, Some(f)) = (n.dead_end, &failed) {
                     // Doing what the dead end names and failing with the error: support.
-                    sc = ((1.0 - (1.0 - sc) * (1.0 - f.weight)) * 100.0).round() / 100.0;
+                    sc = round2(1.0 - (1.0 - sc) * (1.0 - f.weight));
                     ev.push(f.clone());
                 }
-                let to = if n.dead_end {
-                    Node::DeadEnd {
-                        entry: e.id.clone(),
-                        number: n.number,
-                    }
-                } else {
-                    Node::Workaround {
-                        entry: e.id.clone(),
-                        number: n.number,
-                    }
-                };
+                let (to, kind) = n.target(&e.id);
                 out.push(Link {
                     from: Node::Snippet {
                         page: page.clone(),
                         index: s.index,
                     },
                     to,
-                    kind: if n.dead_end {
-                        LinkKind::DeadEnd
-                    } else {
-                        LinkKind::Applies
-                    },
-                    origin: crate::link::Origin::Inferred,
+                    kind,
+                    origin: Origin::Inferred,
                     score: sc,
                     evidence: ev,
                 });
