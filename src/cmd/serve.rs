@@ -1,7 +1,8 @@
 //! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser; prints
 //! what the serve loop reports.
 
-use errbook::serve::run::{Event, Options};
+use errbook::serve::event::Event;
+use errbook::serve::run::Options;
 use errbook::Result;
 use std::path::Path;
 use std::process::ExitCode;

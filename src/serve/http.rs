@@ -53,7 +53,7 @@ pub fn spawn(
     listener: std::net::TcpListener,
     root: PathBuf,
     reload: Arc<Reload>,
-    sink: super::run::Sink,
+    sink: super::event::Sink,
 ) -> crate::Result<()> {
     use crate::Error;
     listener
@@ -76,7 +76,7 @@ pub fn spawn(
     std::thread::spawn(move || {
         rt.block_on(async move {
             if let Err(e) = axum::serve(listener, app).await {
-                sink(super::run::Event::HttpStopped(e.to_string()));
+                sink(super::event::Event::HttpStopped(e.to_string()));
             }
         })
     });

@@ -2,8 +2,10 @@
 //! watch the content, theme and configuration (notify), rebuild on change, and reload open pages.
 //!
 //! `http` answers requests (files, 404, the live-reload endpoints); `watch` turns file events
-//! into rebuilds; `reload` is the shared state the two talk through.
+//! into rebuilds; `reload` is the shared state the two talk through; `event` is what the loop
+//! tells its caller.
 
+pub mod event;
 pub mod http;
 pub mod reload;
 pub mod run;

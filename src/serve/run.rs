@@ -3,6 +3,7 @@
 //! reload or show the errors. What happens is told to the caller as `Event`s; only the binary
 //! prints them.
 
+use super::event::{Event, Sink};
 use super::{http, reload::Reload, watch};
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
@@ -18,39 +19,6 @@ use std::sync::Arc;
 pub struct Options {
     pub addr: SocketAddr,
 }
-
-/// What the serve loop tells its caller.
-#[derive(Debug)]
-pub enum Event {
-    /// The server listens at `url` and serves `dest`.
-    Listening { url: String, dest: PathBuf },
-    /// A build or update succeeded: `pages` pages (or files changed), its warnings.
-    Built {
-        pages: usize,
-        millis: u128,
-        diags: Diagnostics,
-    },
-    /// A build failed on the content: the previous site stays served.
-    ContentFailed { errors: usize, diags: Diagnostics },
-    /// A build failed for another reason.
-    Failed(Error),
-    /// The edited page is on disk; the rest of its update follows.
-    PageWritten { page: String, millis: u128 },
-    /// An update of these files rendered and wrote this much.
-    Updated {
-        changed: Vec<PathBuf>,
-        rendered: usize,
-        written: usize,
-        full: bool,
-    },
-    /// The file watcher reported a problem.
-    WatchError(String),
-    /// The HTTP server stopped.
-    HttpStopped(String),
-}
-
-/// Where events go; called from the serve loop and from the HTTP server's thread.
-pub type Sink = Arc<dyn Fn(Event) + Send + Sync>;
 
 /// Serve the site at `root` until the process ends.
 pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {

@@ -3,7 +3,8 @@
 //! skip what is recorded) -> pack onto GPUs (`schedule`, host from `gpu`) -> run
 //! (`runner::local`: process group, time limit, capped output) -> read the result
 //! (`traceback`, `compare`) -> record (`record`, written by `records::store`) -> `report`.
-//! `options` says what to do, `progress` tells the caller what happens; nothing here prints.
+//! `options` says what to do, `progress` tells the caller what happens, `summary` what it did;
+//! nothing here prints.
 //!
 //! The build reads records through `records::RecordSet` to show verdicts beside snippets.
 
@@ -17,9 +18,11 @@ pub(crate) mod report;
 pub mod runner;
 pub mod schedule;
 pub mod session;
+pub mod summary;
 pub mod traceback;
 
 pub use options::{GpuSelection, Options, Runner, DEFAULT_LOG_BYTES};
 pub use plan::{Action, Plan, Unit};
 pub use progress::{Event, Progress};
-pub use session::{run, Done, Exit, Summary};
+pub use session::run;
+pub use summary::{Done, Exit, Summary};

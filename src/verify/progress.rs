@@ -3,7 +3,7 @@
 //! to show.
 
 use super::plan::Plan;
-use super::session::Summary;
+use super::summary::Summary;
 use crate::records::Record;
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! of truth.
 
 use super::gpu::Gpu;
-use super::session::Summary;
+use super::summary::Summary;
 use crate::core::error::{IoContext, Result};
 use crate::records::{Environment, Verdict};
 use serde::Serialize;
