@@ -60,27 +60,31 @@ pub fn read_one(root: &Path, kind: PageKind, rel: &Path) -> Result<Result<Source
     let abs = root.join(rel);
     let bytes = std::fs::read(&abs).at(&abs)?;
     let mtime = std::fs::metadata(&abs).ok().and_then(|m| m.modified().ok());
-    Ok(check_text(rel, bytes).map(|text| SourceFile {
-        kind,
-        path: rel.to_path_buf(),
-        text,
-        mtime,
-    }))
+    Ok(match check_text(rel, bytes) {
+        Ok(text) => Ok(SourceFile {
+            kind,
+            path: rel.to_path_buf(),
+            text,
+            mtime,
+        }),
+        Err(d) => Err(*d),
+    })
 }
 
-/// Bytes to text, or the diagnostic that says why not.
-pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Diagnostic> {
+/// Bytes to text, or the diagnostic that says why not (boxed: a diagnostic is several times
+/// the size of the text's pointer, and the error is the rare case).
+pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Box<Diagnostic>> {
     let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => rest.to_vec(),
         None => bytes,
     };
     match String::from_utf8(bytes) {
-        Ok(s) if s.trim().is_empty() => Err(Diagnostic::file(
+        Ok(s) if s.trim().is_empty() => Err(Box::new(Diagnostic::file(
             Code::Empty,
             rel,
             "the file is empty",
         )
-        .hint("start an entry with `# <error message>` or an article with front matter; `errbook new` writes a template")),
+        .hint("start an entry with `# <error message>` or an article with front matter; `errbook new` writes a template"))),
         Ok(s) => Ok(Arc::from(s.replace("\r\n", "\n"))),
         Err(e) => {
             let good = e.utf8_error().valid_up_to();
@@ -90,7 +94,7 @@ pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Diagnostic> {
             // where the bad byte sits; the prefix is valid, so `good` is also its offset there.
             let lossy: Arc<str> = Arc::from(String::from_utf8_lossy(raw).replace("\r\n", "\n"));
             let prefix_crlf = raw[..good].windows(2).filter(|w| w == b"\r\n").count();
-            Err(Diagnostic::at(
+            Err(Box::new(Diagnostic::at(
                 Code::Encoding,
                 rel,
                 &lossy,
@@ -99,7 +103,7 @@ pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Diagnostic> {
                 format!("the file is not valid UTF-8 (byte 0x{byte:02X} at offset {good})"),
             )
             .label("not UTF-8")
-            .hint("save the file as UTF-8 (for Latin-1 text: `iconv -f latin1 -t utf-8`)"))
+            .hint("save the file as UTF-8 (for Latin-1 text: `iconv -f latin1 -t utf-8`)")))
         }
     }
 }

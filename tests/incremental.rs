@@ -98,7 +98,7 @@ fn one_changed_entry_rewrites_only_what_depends_on_it() {
     // The edited page is written first, before the graph and the rest.
     let mut early = Vec::new();
     let (up, _) = live
-        .update_then(&[entry.clone()], &mut |page, _| {
+        .update_then(std::slice::from_ref(&entry), &mut |page, _| {
             early.push(page.to_string())
         })
         .unwrap();
@@ -161,14 +161,14 @@ fn added_removed_and_broken_files() {
         "---\ntitle: \"A new one\"\ndate: \"2026-01-02\"\nid: \"new-one\"\n---\nText about numpy axes.\n",
     )
     .unwrap();
-    live.update(&[art.clone()]).unwrap();
+    live.update(std::slice::from_ref(&art)).unwrap();
     assert!(out.join("articles/new-one/index.html").is_file());
     assert_same_as_full_build(site.path(), &out);
 
     // A broken edit fails and leaves the output as it was.
     let before = snapshot(&out);
     std::fs::write(&art, "---\ntitle: \"A new one\"\n").unwrap();
-    assert!(live.update(&[art.clone()]).is_err());
+    assert!(live.update(std::slice::from_ref(&art)).is_err());
     let after = snapshot(&out);
     assert_eq!(
         before.keys().collect::<Vec<_>>(),

@@ -5,6 +5,7 @@
 mod common;
 use common::*;
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -58,18 +59,32 @@ fn copy_site() -> tempfile::TempDir {
 #[test]
 fn serves_pages_and_rebuilds_on_change() {
     let site = copy_site();
+    let (_server, base) = start(site.path());
+    serves_pages(&base);
+    let entry = site
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let src = std::fs::read_to_string(&entry).unwrap();
+    let generation = good_edit_is_served(&base, &entry, &src);
+    bad_edit_keeps_the_old_site(&base, &entry, &src, generation);
+}
+
+/// Start `errbook serve` on `site` and wait until it serves; returns the server (stopped when
+/// dropped) and its base URL.
+fn start(site: &Path) -> (Server, String) {
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_errbook"))
         .arg("--root")
-        .arg(site.path())
+        .arg(site)
         .args(["serve", "-p", &port.to_string()])
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let stderr = child.stderr.take().unwrap();
-    let _guard = Server(child);
+    let server = Server(child);
     let (tx, rx) = std::sync::mpsc::channel();
+    // Reads stderr to its end, so the server never blocks on a full pipe.
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             let _ = tx.send(line);
@@ -84,7 +99,11 @@ fn serves_pages_and_rebuilds_on_change() {
             break;
         }
     }
-    let base = format!("http://127.0.0.1:{port}");
+    (server, format!("http://127.0.0.1:{port}"))
+}
+
+/// Pages with live reload injected, 404.html for unknown paths, nothing outside the site.
+fn serves_pages(base: &str) {
     let (s, home) = get(&format!("{base}/"));
     assert_eq!(s, 200);
     assert!(
@@ -99,18 +118,16 @@ fn serves_pages_and_rebuilds_on_change() {
     assert!(nf.contains("Page not found"));
     let (s, _) = get(&format!("{base}/../../etc/passwd"));
     assert_eq!(s, 404);
+}
 
+/// A good edit of `entry` (source `src`): the page changes. Returns the generation after it.
+fn good_edit_is_served(base: &str, entry: &Path, src: &str) -> u64 {
     let (_, state) = get(&format!("{base}/__errbook/reload"));
     let gen0: serde_json::Value = serde_json::from_str(&state).unwrap();
     let gen0 = gen0["generation"].as_u64().unwrap();
 
-    // A good edit: the page changes.
-    let entry = site
-        .path()
-        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
-    let src = std::fs::read_to_string(&entry).unwrap();
     std::fs::write(
-        &entry,
+        entry,
         src.replace("## Root Cause\n\n", "## Root Cause\n\nEDITED-MARKER "),
     )
     .unwrap();
@@ -119,11 +136,13 @@ fn serves_pages_and_rebuilds_on_change() {
     assert!(st["generation"].as_u64().unwrap() > gen0, "{state}");
     let (_, page) = get(&format!("{base}/errors/pytorch/dataset-worker-fork-cuda/"));
     assert!(page.contains("EDITED-MARKER"), "rebuilt page served");
+    st["generation"].as_u64().unwrap()
+}
 
-    // A bad edit: the old page stays, the errors are reported to the browser.
-    let gen1 = st["generation"].as_u64().unwrap();
+/// A bad edit: the old page stays, the errors are reported to the browser.
+fn bad_edit_keeps_the_old_site(base: &str, entry: &Path, src: &str, gen1: u64) {
     std::fs::write(
-        &entry,
+        entry,
         src.replace("**Fix Rate:** 90%", "**Fix Rate:** 190%"),
     )
     .unwrap();

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// The whole `book.toml`. Every key has a default, so an empty file is a valid configuration.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub site: SiteConfig,
@@ -63,18 +63,6 @@ pub struct VerifyConfig {
     pub timeout_s: u64,
     /// Interpreter for Python snippets.
     pub python: String,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            site: SiteConfig::default(),
-            build: BuildConfig::default(),
-            search: SearchConfig::default(),
-            link: LinkConfig::default(),
-            verify: VerifyConfig::default(),
-        }
-    }
 }
 
 impl Default for SiteConfig {

@@ -18,8 +18,9 @@ use std::sync::LazyLock;
 
 /// One file's parse result.
 pub enum Parsed {
-    Entry(Entry),
-    Article(Article),
+    // Boxed, both: each is hundreds of bytes, and `Failed` none.
+    Entry(Box<Entry>),
+    Article(Box<Article>),
     Failed,
 }
 
@@ -27,12 +28,10 @@ pub enum Parsed {
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
     let mut d = Diagnostics::default();
     let p = match f.kind {
-        PageKind::Entry => {
-            entry::parse(&f.path, &f.text, default_timeout, &mut d).map(Parsed::Entry)
-        }
-        PageKind::Article => {
-            article::parse(&f.path, &f.text, default_timeout, &mut d).map(Parsed::Article)
-        }
+        PageKind::Entry => entry::parse(&f.path, &f.text, default_timeout, &mut d)
+            .map(|e| Parsed::Entry(Box::new(e))),
+        PageKind::Article => article::parse(&f.path, &f.text, default_timeout, &mut d)
+            .map(|a| Parsed::Article(Box::new(a))),
     };
     (p.unwrap_or(Parsed::Failed), d)
 }
@@ -47,8 +46,8 @@ pub fn parse_all(files: &[SourceFile], default_timeout: u64, diags: &mut Diagnos
     for (p, d) in results {
         diags.extend(d.items);
         match p {
-            Parsed::Entry(e) => cat.entries.push(e),
-            Parsed::Article(a) => cat.articles.push(a),
+            Parsed::Entry(e) => cat.entries.push(*e),
+            Parsed::Article(a) => cat.articles.push(*a),
             Parsed::Failed => {}
         }
     }

@@ -89,36 +89,31 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
             let s = find_snippet(&v.snippets, info, t);
             snippet::render(&ctx, s, info, t)
         })
+        .html
     };
-    let fix = |f: &FixView<'_>, anchor: String| Fix {
-        number: f.number,
-        anchor,
-        summary: markdown::plain(f.summary),
-        rate: f.rate,
-        detail: if f.detail.is_empty() {
-            String::new()
-        } else {
-            md(f.detail).html
-        },
-        reason: markdown::plain(f.reason),
-        code: f
-            .snippets
-            .iter()
-            .filter_map(|&i| v.snippets.get(i))
-            .map(|s| snippet::render(&ctx, Some(s), &s.snippet.info, &s.snippet.code))
-            .collect(),
-        verdict: f.verdict.as_ref().map(verdict_view),
-        examples: f.examples.iter().map(|x| example(&ctx, x)).collect(),
-    };
+    let c = context(&ctx, v, &md);
+    Ok(Page {
+        title: e.message.clone(),
+        description: snippet::truncate(e.root_cause.trim(), 200),
+        path,
+        template: "entry.html",
+        source: Some(e.source.clone()),
+        ctx: c,
+    })
+}
+
+/// The template context of the entry page; `md` renders the entry's Markdown on this page.
+fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -> tera::Context {
+    let e = v.entry;
     let workarounds: Vec<Fix> = v
         .workarounds
         .iter()
-        .map(|f| fix(f, urls::workaround_anchor(f.number)))
+        .map(|f| fix(ctx, v, md, f, urls::workaround_anchor(f.number)))
         .collect();
     let dead_ends: Vec<Fix> = v
         .dead_ends
         .iter()
-        .map(|f| fix(f, urls::dead_end_anchor(f.number)))
+        .map(|f| fix(ctx, v, md, f, urls::dead_end_anchor(f.number)))
         .collect();
     let sections: Vec<Section> = e
         .extra_sections
@@ -126,11 +121,67 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
         .map(|s| Section {
             title: s.title.clone(),
             id: markdown::anchor(&s.title),
-            html: md(&s.body).html,
+            html: md(&s.body),
         })
         .collect();
-    let discussed: Vec<Discussion> = v
-        .discussed
+    let discussed = discussed(ctx, v);
+    let related = related(ctx, &v.related);
+
+    let mut c = tera::Context::new();
+    c.insert("message", &e.message);
+    c.insert("meta", &meta(ctx, e));
+    c.insert("verification", &e.verification);
+    c.insert(
+        "verification_note",
+        &v.verification.as_ref().map(verification_note),
+    );
+    c.insert("fix_rate", &e.fix_rate);
+    c.insert("root_cause", &md(&e.root_cause));
+    c.insert("versions", &e.versions);
+    c.insert("workarounds", &workarounds);
+    c.insert("dead_ends", &dead_ends);
+    c.insert("sections", &sections);
+    c.insert("discussed", &discussed);
+    c.insert("related", &related);
+    c.insert("aliases", &e.aliases);
+    c.insert("tags", &e.tags);
+    c.insert("api", &ctx.href(&urls::entry_json(&e.id)));
+    c
+}
+
+/// A workaround or dead end as the page shows it: its text, code, verdict and examples.
+fn fix(
+    ctx: &PageCtx<'_>,
+    v: &EntryView<'_>,
+    md: &impl Fn(&str) -> String,
+    f: &FixView<'_>,
+    anchor: String,
+) -> Fix {
+    Fix {
+        number: f.number,
+        anchor,
+        summary: markdown::plain(f.summary),
+        rate: f.rate,
+        detail: if f.detail.is_empty() {
+            String::new()
+        } else {
+            md(f.detail)
+        },
+        reason: markdown::plain(f.reason),
+        code: f
+            .snippets
+            .iter()
+            .filter_map(|&i| v.snippets.get(i))
+            .map(|s| snippet::render(ctx, Some(s), &s.snippet.info, &s.snippet.code))
+            .collect(),
+        verdict: f.verdict.as_ref().map(verdict_view),
+        examples: f.examples.iter().map(|x| example(ctx, x)).collect(),
+    }
+}
+
+/// The articles that discuss the entry, with the excerpt that links them.
+fn discussed(ctx: &PageCtx<'_>, v: &EntryView<'_>) -> Vec<Discussion> {
+    v.discussed
         .iter()
         .map(|(a, l)| Discussion {
             href: ctx.href(&urls::article(&a.id)),
@@ -142,36 +193,7 @@ pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
                 .unwrap_or_default(),
             origin: origin_word(l),
         })
-        .collect();
-    let related = related(&ctx, &v.related);
-
-    let mut c = tera::Context::new();
-    c.insert("message", &e.message);
-    c.insert("meta", &meta(&ctx, e));
-    c.insert("verification", &e.verification);
-    c.insert(
-        "verification_note",
-        &v.verification.as_ref().map(verification_note),
-    );
-    c.insert("fix_rate", &e.fix_rate);
-    c.insert("root_cause", &md(&e.root_cause).html);
-    c.insert("versions", &e.versions);
-    c.insert("workarounds", &workarounds);
-    c.insert("dead_ends", &dead_ends);
-    c.insert("sections", &sections);
-    c.insert("discussed", &discussed);
-    c.insert("related", &related);
-    c.insert("aliases", &e.aliases);
-    c.insert("tags", &e.tags);
-    c.insert("api", &ctx.href(&urls::entry_json(&e.id)));
-    Ok(Page {
-        title: e.message.clone(),
-        description: snippet::truncate(e.root_cause.trim(), 200),
-        path,
-        template: "entry.html",
-        source: Some(e.source.clone()),
-        ctx: c,
-    })
+        .collect()
 }
 
 /// ID, domain, category, error code and exception, linked to their index pages.

@@ -149,145 +149,200 @@ impl<'c> Lists<'c> {
 
     /// The page for `lp`, its context built now.
     pub fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
-        let from = lp.path.as_str();
-        let entry_item = |e: &Entry| Item {
-            href: crate::core::urls::href(from, &crate::core::urls::entry(&e.id), r.offline),
+        let b = ListBuilder { lists: self, r, lp };
+        Ok(match &lp.kind {
+            ListKind::Facet(f, k) => b.facet(*f, k),
+            ListKind::FacetIndex(f) => b.facet_index(*f),
+            ListKind::Errors => b.errors(),
+            ListKind::Articles => b.articles(),
+            ListKind::Home => b.home(),
+            ListKind::Search => b.simple("search.html", "Search"),
+            ListKind::NotFound => b.simple("404.html", "Page not found"),
+        })
+    }
+}
+
+/// One list page being built: its items link relative to where it is.
+struct ListBuilder<'p, 'c> {
+    lists: &'p Lists<'c>,
+    r: &'p Renderer<'p>,
+    lp: &'p ListPage,
+}
+
+impl ListBuilder<'_, '_> {
+    /// A relative link from this page to a site path.
+    fn href(&self, to: &str) -> String {
+        crate::core::urls::href(&self.lp.path, to, self.r.offline)
+    }
+
+    fn entry_item(&self, e: &Entry) -> Item {
+        Item {
+            href: self.href(&crate::core::urls::entry(&e.id)),
             title: super::escape(&e.message),
-            meta: match (&e.error_code, e.fix_rate) {
-                (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
-                (Some(c), None) => format!("{} · {c}", e.id),
-                (None, Some(f)) => format!("{} · fix rate {f}%", e.id),
-                (None, None) => e.id.clone(),
-            },
+            meta: entry_meta(e),
             code: true,
-        };
-        let article_item = |a: &Article| Item {
-            href: crate::core::urls::href(from, &crate::core::urls::article(&a.id), r.offline),
+        }
+    }
+
+    fn entry_items(&self, es: &[&Entry]) -> Vec<Item> {
+        es.iter().map(|e| self.entry_item(e)).collect()
+    }
+
+    fn article_item(&self, a: &Article) -> Item {
+        Item {
+            href: self.href(&crate::core::urls::article(&a.id)),
             title: super::markdown::plain(&a.title),
             meta: a.date.clone(),
             code: false,
-        };
-        let facet_items = |f: Facet| -> Vec<Item> {
-            self.group(f)
-                .iter()
-                .map(|(k, es)| Item {
-                    href: crate::core::urls::href(from, &f.url(k), r.offline),
-                    title: super::escape(k),
-                    meta: es.len().to_string(),
-                    code: f == Facet::Code,
-                })
-                .collect()
-        };
-        let one = |items: Vec<Item>| {
-            vec![Group {
-                title: String::new(),
-                id: String::new(),
-                items,
-            }]
-        };
-        let list = |title: String, intro: String, groups: Vec<Group>| {
-            let mut c = tera::Context::new();
-            c.insert("title", &title);
-            c.insert("intro", &intro);
-            c.insert("groups", &groups);
-            Page {
-                path: lp.path.clone(),
-                template: "list.html",
-                description: intro,
-                title,
-                source: None,
-                ctx: c,
-            }
-        };
-        let simple = |template: &'static str, title: &str| Page {
-            path: lp.path.clone(),
+        }
+    }
+
+    /// One item per key of the facet, with its number of entries.
+    fn facet_items(&self, f: Facet) -> Vec<Item> {
+        self.lists
+            .group(f)
+            .iter()
+            .map(|(k, es)| Item {
+                href: self.href(&f.url(k)),
+                title: super::escape(k),
+                meta: es.len().to_string(),
+                code: f == Facet::Code,
+            })
+            .collect()
+    }
+
+    /// A `list.html` page: a title, an intro (also the description) and groups of items.
+    fn list(&self, title: String, intro: String, groups: Vec<Group>) -> Page {
+        let mut c = tera::Context::new();
+        c.insert("title", &title);
+        c.insert("intro", &intro);
+        c.insert("groups", &groups);
+        Page {
+            path: self.lp.path.clone(),
+            template: "list.html",
+            description: intro,
+            title,
+            source: None,
+            ctx: c,
+        }
+    }
+
+    /// A page whose template needs nothing but the base context (search, 404).
+    fn simple(&self, template: &'static str, title: &str) -> Page {
+        Page {
+            path: self.lp.path.clone(),
             template,
             title: title.to_string(),
             description: String::new(),
             source: None,
             ctx: tera::Context::new(),
-        };
-        let cat = r.catalog;
-        Ok(match &lp.kind {
-            ListKind::Facet(f, k) => {
-                let es = self
-                    .group(*f)
-                    .get(k.as_str())
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[]);
-                let (one_name, _) = f.names();
-                list(
-                    format!("{one_name}: {k}"),
-                    format!(
-                        "{} in {} {k}.",
-                        plural(es.len(), "error"),
-                        one_name.to_lowercase()
-                    ),
-                    one(es.iter().map(|e| entry_item(e)).collect()),
-                )
-            }
-            ListKind::FacetIndex(f) => {
-                let (_, many) = f.names();
-                let items = facet_items(*f);
-                list(
-                    many.to_string(),
-                    format!("{} {}.", items.len(), many.to_lowercase()),
-                    one(items),
-                )
-            }
-            ListKind::Errors => {
-                let by_domain = self.group(Facet::Domain);
-                let groups = by_domain
-                    .iter()
-                    .map(|(d, es)| Group {
-                        title: d.to_string(),
-                        id: crate::core::urls::slug(d),
-                        items: es.iter().map(|e| entry_item(e)).collect(),
-                    })
-                    .collect();
-                list(
-                    "All errors".into(),
-                    format!(
-                        "{} in {}.",
-                        plural(cat.entries.len(), "error"),
-                        plural(by_domain.len(), "domain")
-                    ),
-                    groups,
-                )
-            }
-            ListKind::Articles => list(
-                "Articles".into(),
-                format!("{} and answers.", plural(self.articles.len(), "question")),
-                one(self.articles.iter().map(|a| article_item(a)).collect()),
-            ),
-            ListKind::Home => {
-                let mut c = tera::Context::new();
-                let mut top: Vec<&Entry> = cat.entries.iter().collect();
-                top.sort_by(|a, b| b.fix_rate.cmp(&a.fix_rate).then(a.id.cmp(&b.id)));
-                let top: Vec<Item> = top.iter().take(20).map(|e| entry_item(e)).collect();
-                let recent: Vec<Item> = self
-                    .articles
-                    .iter()
-                    .take(10)
-                    .map(|a| article_item(a))
-                    .collect();
-                c.insert("entries_count", &cat.entries.len());
-                c.insert("articles_count", &cat.articles.len());
-                c.insert("domains", &facet_items(Facet::Domain));
-                c.insert("categories", &facet_items(Facet::Category));
-                c.insert("recent", &recent);
-                c.insert("entries", &top);
-                Page {
-                    path: lp.path.clone(),
-                    template: "home.html",
-                    title: r.cfg.site.title.clone(),
-                    description: r.cfg.site.description.clone(),
-                    source: None,
-                    ctx: c,
-                }
-            }
-            ListKind::Search => simple("search.html", "Search"),
-            ListKind::NotFound => simple("404.html", "Page not found"),
-        })
+        }
     }
+
+    /// The entries of one domain, category or code.
+    fn facet(&self, f: Facet, k: &str) -> Page {
+        let es = self.lists.group(f).get(k).map(Vec::as_slice).unwrap_or(&[]);
+        let (one_name, _) = f.names();
+        self.list(
+            format!("{one_name}: {k}"),
+            format!(
+                "{} in {} {k}.",
+                plural(es.len(), "error"),
+                one_name.to_lowercase()
+            ),
+            one(self.entry_items(es)),
+        )
+    }
+
+    /// All domains, categories or codes.
+    fn facet_index(&self, f: Facet) -> Page {
+        let (_, many) = f.names();
+        let items = self.facet_items(f);
+        self.list(
+            many.to_string(),
+            format!("{} {}.", items.len(), many.to_lowercase()),
+            one(items),
+        )
+    }
+
+    /// All errors, grouped by domain.
+    fn errors(&self) -> Page {
+        let by_domain = self.lists.group(Facet::Domain);
+        let groups = by_domain
+            .iter()
+            .map(|(d, es)| Group {
+                title: d.to_string(),
+                id: crate::core::urls::slug(d),
+                items: self.entry_items(es),
+            })
+            .collect();
+        self.list(
+            "All errors".into(),
+            format!(
+                "{} in {}.",
+                plural(self.r.catalog.entries.len(), "error"),
+                plural(by_domain.len(), "domain")
+            ),
+            groups,
+        )
+    }
+
+    /// All articles, newest first.
+    fn articles(&self) -> Page {
+        let articles = &self.lists.articles;
+        self.list(
+            "Articles".into(),
+            format!("{} and answers.", plural(articles.len(), "question")),
+            one(articles.iter().map(|a| self.article_item(a)).collect()),
+        )
+    }
+
+    /// The home page: counts, domains and categories, the best-fixed entries, recent articles.
+    fn home(&self) -> Page {
+        let cat = self.r.catalog;
+        let mut top: Vec<&Entry> = cat.entries.iter().collect();
+        top.sort_by(|a, b| b.fix_rate.cmp(&a.fix_rate).then(a.id.cmp(&b.id)));
+        top.truncate(20);
+        let recent: Vec<Item> = self
+            .lists
+            .articles
+            .iter()
+            .take(10)
+            .map(|a| self.article_item(a))
+            .collect();
+        let mut c = tera::Context::new();
+        c.insert("entries_count", &cat.entries.len());
+        c.insert("articles_count", &cat.articles.len());
+        c.insert("domains", &self.facet_items(Facet::Domain));
+        c.insert("categories", &self.facet_items(Facet::Category));
+        c.insert("recent", &recent);
+        c.insert("entries", &self.entry_items(&top));
+        Page {
+            path: self.lp.path.clone(),
+            template: "home.html",
+            title: self.r.cfg.site.title.clone(),
+            description: self.r.cfg.site.description.clone(),
+            source: None,
+            ctx: c,
+        }
+    }
+}
+
+/// An entry's line under its message: ID, error code and fix rate, those it has.
+fn entry_meta(e: &Entry) -> String {
+    match (&e.error_code, e.fix_rate) {
+        (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
+        (Some(c), None) => format!("{} · {c}", e.id),
+        (None, Some(f)) => format!("{} · fix rate {f}%", e.id),
+        (None, None) => e.id.clone(),
+    }
+}
+
+/// A list of one untitled group.
+fn one(items: Vec<Item>) -> Vec<Group> {
+    vec![Group {
+        title: String::new(),
+        id: String::new(),
+        items,
+    }]
 }

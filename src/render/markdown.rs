@@ -3,7 +3,7 @@
 //! (the page renders it with its claim, verdict and links).
 
 use crate::core::model::Catalog;
-use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -33,120 +33,195 @@ pub struct Place<'a> {
 pub fn render(
     md: &str,
     place: &Place<'_>,
-    mut code: impl FnMut(usize, &str, &str) -> String,
+    code: impl FnMut(usize, &str, &str) -> String,
 ) -> Rendered {
-    let mut events: Vec<Event> = Vec::new();
-    let mut toc = Vec::new();
-    let mut used_ids: HashMap<String, usize> = HashMap::new();
-    let mut block: Option<(String, String)> = None;
-    let mut blocks = 0;
-    // Heading being read: (level, its events, plain text, explicit id).
-    let mut heading: Option<(HeadingLevel, Vec<Event>, String, Option<String>)> = None;
-    let mut para: Option<Vec<Event>> = None;
-
+    let mut w = Writer {
+        place,
+        code,
+        events: Vec::new(),
+        toc: Vec::new(),
+        used_ids: HashMap::new(),
+        block: None,
+        blocks: 0,
+        heading: None,
+        para: None,
+    };
     for ev in Parser::new_ext(md, crate::parse::snippet::markdown_options()) {
-        if let Some((_, ref mut text)) = block {
-            match ev {
-                Event::Text(t) => text.push_str(&t),
-                Event::End(TagEnd::CodeBlock) => {
-                    let (info, text) = block.take().unwrap_or_default();
-                    events.push(Event::Html(CowStr::from(code(blocks, &info, &text))));
-                    blocks += 1;
-                }
-                _ => {}
-            }
-            continue;
+        w.event(ev);
+    }
+    w.finish(md.len() * 3 / 2)
+}
+
+/// A heading being read.
+struct Heading<'a> {
+    level: HeadingLevel,
+    /// Its inline events, rendered inside the `<hN>` at its end.
+    inner: Vec<Event<'a>>,
+    /// Its plain text, for the anchor and the table of contents.
+    text: String,
+    /// The id written after it (`## Title {#id}`), if any.
+    id: Option<String>,
+}
+
+/// The state of one `render`: the events written so far, and the code block, heading or
+/// paragraph being read. One method per kind of event.
+struct Writer<'a, 'p, F> {
+    place: &'p Place<'p>,
+    /// The page's renderer of code blocks.
+    code: F,
+    /// The events for pulldown-cmark's HTML writer; code blocks and headings are HTML already.
+    events: Vec<Event<'a>>,
+    toc: Vec<TocItem>,
+    used_ids: HashMap<String, usize>,
+    /// The code block being read: (info string, text).
+    block: Option<(String, String)>,
+    /// Code blocks handed to `code` so far.
+    blocks: usize,
+    heading: Option<Heading<'a>>,
+    /// The paragraph being read, held back until its end shows whether it is a bold label.
+    para: Option<Vec<Event<'a>>>,
+}
+
+impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
+    fn event(&mut self, ev: Event<'a>) {
+        if self.block.is_some() {
+            self.code_block_event(ev);
+            return;
         }
-        let ev = match ev {
-            Event::Start(Tag::CodeBlock(kind)) => {
-                let info = match kind {
-                    pulldown_cmark::CodeBlockKind::Fenced(i) => i.to_string(),
-                    pulldown_cmark::CodeBlockKind::Indented => String::new(),
-                };
-                block = Some((info, String::new()));
-                continue;
-            }
-            Event::Start(Tag::Heading { level, id, .. }) => {
-                heading = Some((level, Vec::new(), String::new(), id.map(|i| i.to_string())));
-                continue;
-            }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, inner, text, id)) = heading.take() {
-                    let id = unique(&mut used_ids, id.unwrap_or_else(|| anchor(&text)));
-                    let lvl = level as u8;
-                    if (2..=3).contains(&lvl) {
-                        toc.push(TocItem {
-                            level: lvl,
-                            id: id.clone(),
-                            title: text.trim().to_string(),
-                        });
-                    }
-                    let mut inner_html = String::new();
-                    pulldown_cmark::html::push_html(&mut inner_html, inner.into_iter());
-                    events.push(Event::Html(CowStr::from(format!(
-                        "<h{lvl} id=\"{id}\">{inner_html} <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{lvl}>\n"
-                    ))));
-                }
-                continue;
-            }
+        match ev {
+            Event::Start(Tag::CodeBlock(kind)) => self.start_code_block(kind),
+            Event::Start(Tag::Heading { level, id, .. }) => self.start_heading(level, id),
+            Event::End(TagEnd::Heading(_)) => self.end_heading(),
             Event::Start(Tag::Link {
                 link_type,
                 dest_url,
                 title,
                 id,
-            }) => Event::Start(Tag::Link {
-                link_type,
-                dest_url: rewrite_link(&dest_url, link_type, place)
+            }) => {
+                let dest_url = rewrite_link(&dest_url, link_type, self.place)
                     .map(CowStr::from)
-                    .unwrap_or(dest_url),
-                title,
-                id,
-            }),
-            other => other,
-        };
-        if let Some((_, inner, text, _)) = heading.as_mut() {
-            if let Event::Text(t) | Event::Code(t) = &ev {
-                text.push_str(t);
+                    .unwrap_or(dest_url);
+                self.content(Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }));
             }
-            inner.push(ev);
-            continue;
+            other => self.content(other),
         }
-        // A paragraph that is only bold text ("**2. Code Examples:**") is how articles write
-        // their headings: give it an anchor and a place in the table of contents.
+    }
+
+    fn start_code_block(&mut self, kind: CodeBlockKind<'a>) {
+        let info = match kind {
+            CodeBlockKind::Fenced(i) => i.to_string(),
+            CodeBlockKind::Indented => String::new(),
+        };
+        self.block = Some((info, String::new()));
+    }
+
+    /// Inside a code block: its text is collected; at its end the page renders it.
+    fn code_block_event(&mut self, ev: Event<'a>) {
         match ev {
-            Event::Start(Tag::Paragraph) => para = Some(Vec::new()),
-            Event::End(TagEnd::Paragraph) => {
-                let inner = para.take().unwrap_or_default();
-                match bold_label(&inner) {
-                    Some(label) => {
-                        let id = unique(&mut used_ids, anchor(&label));
-                        let numbered = label.chars().next().is_some_and(|c| c.is_ascii_digit());
-                        toc.push(TocItem {
-                            level: if numbered { 2 } else { 3 },
-                            id: id.clone(),
-                            title: label.trim_end_matches(':').trim().to_string(),
-                        });
-                        events.push(Event::Html(CowStr::from(format!(
-                            "<p class=\"label\" id=\"{id}\">"
-                        ))));
-                    }
-                    None => events.push(Event::Start(Tag::Paragraph)),
+            Event::Text(t) => {
+                if let Some((_, text)) = self.block.as_mut() {
+                    text.push_str(&t);
                 }
-                events.extend(inner);
-                events.push(Event::End(TagEnd::Paragraph));
             }
-            ev => match para.as_mut() {
+            Event::End(TagEnd::CodeBlock) => {
+                let (info, text) = self.block.take().unwrap_or_default();
+                let html = (self.code)(self.blocks, &info, &text);
+                self.events.push(Event::Html(CowStr::from(html)));
+                self.blocks += 1;
+            }
+            _ => {}
+        }
+    }
+
+    fn start_heading(&mut self, level: HeadingLevel, id: Option<CowStr<'a>>) {
+        self.heading = Some(Heading {
+            level,
+            inner: Vec::new(),
+            text: String::new(),
+            id: id.map(|i| i.to_string()),
+        });
+    }
+
+    /// A heading gets its anchor link, and `##` and `###` a place in the table of contents.
+    fn end_heading(&mut self) {
+        let Some(h) = self.heading.take() else {
+            return;
+        };
+        let id = unique(&mut self.used_ids, h.id.unwrap_or_else(|| anchor(&h.text)));
+        let lvl = h.level as u8;
+        if (2..=3).contains(&lvl) {
+            self.toc.push(TocItem {
+                level: lvl,
+                id: id.clone(),
+                title: h.text.trim().to_string(),
+            });
+        }
+        let mut inner_html = String::new();
+        pulldown_cmark::html::push_html(&mut inner_html, h.inner.into_iter());
+        self.events.push(Event::Html(CowStr::from(format!(
+            "<h{lvl} id=\"{id}\">{inner_html} <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{lvl}>\n"
+        ))));
+    }
+
+    /// Any other event: part of the heading or paragraph being read, or written as it is.
+    fn content(&mut self, ev: Event<'a>) {
+        if let Some(h) = self.heading.as_mut() {
+            if let Event::Text(t) | Event::Code(t) = &ev {
+                h.text.push_str(t);
+            }
+            h.inner.push(ev);
+            return;
+        }
+        match ev {
+            Event::Start(Tag::Paragraph) => self.para = Some(Vec::new()),
+            Event::End(TagEnd::Paragraph) => self.end_paragraph(),
+            ev => match self.para.as_mut() {
                 Some(p) => p.push(ev),
-                None => events.push(ev),
+                None => self.events.push(ev),
             },
         }
     }
-    if let Some(inner) = para.take() {
-        events.extend(inner);
+
+    /// A paragraph that is only bold text ("**2. Code Examples:**") is how articles write
+    /// their headings: it gets an anchor and a place in the table of contents.
+    fn end_paragraph(&mut self) {
+        let inner = self.para.take().unwrap_or_default();
+        match bold_label(&inner) {
+            Some(label) => {
+                let id = unique(&mut self.used_ids, anchor(&label));
+                let numbered = label.chars().next().is_some_and(|c| c.is_ascii_digit());
+                self.toc.push(TocItem {
+                    level: if numbered { 2 } else { 3 },
+                    id: id.clone(),
+                    title: label.trim_end_matches(':').trim().to_string(),
+                });
+                self.events.push(Event::Html(CowStr::from(format!(
+                    "<p class=\"label\" id=\"{id}\">"
+                ))));
+            }
+            None => self.events.push(Event::Start(Tag::Paragraph)),
+        }
+        self.events.extend(inner);
+        self.events.push(Event::End(TagEnd::Paragraph));
     }
-    let mut html = String::with_capacity(md.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events.into_iter());
-    Rendered { html, toc }
+
+    /// The HTML (`capacity`: a guess of its length) and the table of contents.
+    fn finish(mut self, capacity: usize) -> Rendered {
+        if let Some(inner) = self.para.take() {
+            self.events.extend(inner);
+        }
+        let mut html = String::with_capacity(capacity);
+        pulldown_cmark::html::push_html(&mut html, self.events.into_iter());
+        Rendered {
+            html,
+            toc: self.toc,
+        }
+    }
 }
 
 /// `base`, or `base-1`, `base-2`... when the page already has it.

@@ -9,7 +9,7 @@
 //! term frequency (BM25F); the query side multiplies by the term's idf, computed from the
 //! posting list's length.
 
-use crate::core::model::Catalog;
+use crate::core::model::{Catalog, Entry};
 use crate::link::Graph;
 use crate::search::{normalise, tokenise};
 use rayon::prelude::*;
@@ -65,7 +65,7 @@ pub struct Doc(
 pub struct Art(pub String, pub String);
 
 /// The text of each field of one entry, but the two article fields (counted once per article).
-fn fields(e: &crate::core::model::Entry) -> Vec<String> {
+fn fields(e: &Entry) -> Vec<String> {
     let msg = normalise::normalise(&e.message).template;
     let aliases: Vec<String> = e
         .aliases
@@ -177,7 +177,39 @@ fn impacts(row: &[Counts], avg: &[f64]) -> Vec<(String, u32)> {
 /// Build the index from the typed model.
 pub fn build(cat: &Catalog, graph: &Graph) -> Index {
     let by_entry = articles_by_entry(cat, graph);
-    // Articles that any entry links to, numbered in catalog order.
+    let (art_no, arts) = number_articles(cat, &by_entry);
+    let disc = Discussions {
+        counts: article_counts(cat, &art_no),
+        by_entry,
+    };
+    let avg = average_lengths(cat, &disc);
+    let docs: Vec<Doc> = cat
+        .entries
+        .iter()
+        .map(|e| {
+            Doc(
+                e.id.clone(),
+                e.message.clone(),
+                disc.of(e).iter().map(|i| art_no[i]).collect(),
+            )
+        })
+        .collect();
+    let (terms, post) = postings(cat, &disc, &avg);
+    Index {
+        v: 1,
+        docs,
+        arts,
+        terms,
+        post,
+    }
+}
+
+/// The articles that any entry links to, numbered in catalog order: (catalog position ->
+/// number, the articles as the index ships them).
+fn number_articles(
+    cat: &Catalog,
+    by_entry: &HashMap<&str, Vec<usize>>,
+) -> (BTreeMap<usize, u32>, Vec<Art>) {
     let mut art_no: BTreeMap<usize, u32> = BTreeMap::new();
     for v in by_entry.values() {
         for &a in v {
@@ -190,10 +222,16 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
         let art = &cat.articles[*a];
         arts.push(Art(art.title.clone(), crate::core::urls::article(&art.id)));
     }
+    (art_no, arts)
+}
 
-    let nf = FIELDS.len();
-    // Each article's title and text are tokenised once, however many entries it discusses.
-    let art_counts: HashMap<usize, (Counts, Counts)> = art_no
+/// The counts of each numbered article's title and text. Each article is tokenised once,
+/// however many entries it discusses.
+fn article_counts(
+    cat: &Catalog,
+    art_no: &BTreeMap<usize, u32>,
+) -> HashMap<usize, (Counts, Counts)> {
+    art_no
         .keys()
         .collect::<Vec<_>>()
         .par_iter()
@@ -201,11 +239,27 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
             let art = &cat.articles[a];
             (a, (counts(&art.title), counts(&art.body)))
         })
-        .collect();
-    let empty = Vec::new();
-    let arts_of = |e: &crate::core::model::Entry| by_entry.get(e.id.as_str()).unwrap_or(&empty);
-    // Pass 1: each field's length in every document, for BM25's average lengths. (Counts are not
-    // kept for all documents at once: on 100,000 entries they took over a gigabyte.)
+        .collect()
+}
+
+/// The articles that discuss each entry, and the counts of their titles and texts.
+struct Discussions<'a> {
+    by_entry: HashMap<&'a str, Vec<usize>>,
+    /// Catalog position of an article -> counts of its title and of its text.
+    counts: HashMap<usize, (Counts, Counts)>,
+}
+
+impl Discussions<'_> {
+    /// Catalog positions of the articles that discuss `e`.
+    fn of(&self, e: &Entry) -> &[usize] {
+        self.by_entry.get(e.id.as_str()).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Pass 1: each field's average length over all documents (at least 1), for BM25's length
+/// normalisation. (Counts are not kept for all documents at once: on 100,000 entries they took
+/// over a gigabyte.)
+fn average_lengths(cat: &Catalog, disc: &Discussions<'_>) -> Vec<f64> {
     let lens: Vec<Vec<usize>> = cat
         .entries
         .par_iter()
@@ -214,35 +268,26 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
                 .iter()
                 .map(|t| tokenise::tokens(t).len())
                 .collect();
-            let a = arts_of(e);
-            row.push(a.iter().map(|i| art_counts[i].0 .1).sum());
-            row.push(a.iter().map(|i| art_counts[i].1 .1).sum());
+            let a = disc.of(e);
+            row.push(a.iter().map(|i| disc.counts[i].0 .1).sum());
+            row.push(a.iter().map(|i| disc.counts[i].1 .1).sum());
             row
         })
         .collect();
-    let mut total_len = vec![0usize; nf];
+    let mut total_len = vec![0usize; FIELDS.len()];
     for row in &lens {
         for (f, len) in row.iter().enumerate() {
             total_len[f] += len;
         }
     }
-    drop(lens);
-    let docs: Vec<Doc> = cat
-        .entries
-        .iter()
-        .map(|e| {
-            Doc(
-                e.id.clone(),
-                e.message.clone(),
-                arts_of(e).iter().map(|i| art_no[i]).collect(),
-            )
-        })
-        .collect();
     let n = cat.entries.len().max(1) as f64;
-    let avg: Vec<f64> = total_len.iter().map(|&t| (t as f64 / n).max(1.0)).collect();
+    total_len.iter().map(|&t| (t as f64 / n).max(1.0)).collect()
+}
 
-    // Pass 2, a chunk of documents at a time: each document's terms with their impacts, in
-    // parallel; then into the postings in document order.
+/// Pass 2, a chunk of documents at a time: each document's terms with their impacts, in
+/// parallel; then into the postings in document order. Returns the sorted terms and, for each,
+/// its postings.
+fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>, Vec<Vec<u32>>) {
     const CHUNK: usize = 4096;
     // term -> (postings, last doc)
     let mut inverted: BTreeMap<String, (Vec<u32>, u32)> = BTreeMap::new();
@@ -250,11 +295,11 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
         let rows: Vec<Vec<(String, u32)>> = chunk
             .par_iter()
             .map(|e| {
-                let a = arts_of(e);
+                let a = disc.of(e);
                 let mut row: Vec<Counts> = fields(e).iter().map(|t| counts(t)).collect();
-                row.push(sum(a.iter().map(|i| &art_counts[i].0)));
-                row.push(sum(a.iter().map(|i| &art_counts[i].1)));
-                impacts(&row, &avg)
+                row.push(sum(a.iter().map(|i| &disc.counts[i].0)));
+                row.push(sum(a.iter().map(|i| &disc.counts[i].1)));
+                impacts(&row, avg)
             })
             .collect();
         for (k, terms) in rows.into_iter().enumerate() {
@@ -270,12 +315,5 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
             }
         }
     }
-    let (terms, post) = inverted.into_iter().map(|(t, (p, _))| (t, p)).unzip();
-    Index {
-        v: 1,
-        docs,
-        arts,
-        terms,
-        post,
-    }
+    inverted.into_iter().map(|(t, (p, _))| (t, p)).unzip()
 }

@@ -115,44 +115,8 @@ struct Candidate {
 /// Find the reported error in pasted text and turn it into a template.
 pub fn normalise(text: &str) -> Detected {
     let lines: Vec<String> = text.lines().map(clean_line).collect();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        if let Some(c) = EXC_LINE.captures(&lines[i]) {
-            let full = c.get(1).map_or("", |m| m.as_str());
-            let short = c.get(2).map_or("", |m| m.as_str()).to_string();
-            let mut message = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
-            // Continuation lines of a multi-line message.
-            let mut j = i + 1;
-            let mut taken = 0;
-            while j < lines.len() && taken < 4 {
-                let l = &lines[j];
-                if l.is_empty() || STOP.is_match(l) || EXC_LINE.is_match(l) {
-                    break;
-                }
-                if !BOILERPLATE.is_match(l) {
-                    message.push(' ');
-                    message.push_str(l);
-                    taken += 1;
-                }
-                j += 1;
-            }
-            let wrapper = WRAPPER_MSG.is_match(&message)
-                || matches!(
-                    short.as_str(),
-                    "ProcessRaisedException" | "ChildFailedError" | "ProcessExitedException"
-                )
-                || full.ends_with("DistBackendError") && message.is_empty();
-            candidates.push(Candidate {
-                exception: short,
-                message: message.trim().to_string(),
-                wrapper,
-            });
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
+    let candidates = candidates(&lines);
+    // The last exception that is not a wrapper of another one; a wrapper if that is all.
     let chosen = candidates
         .iter()
         .rev()
@@ -171,35 +135,90 @@ pub fn normalise(text: &str) -> Detected {
                 template,
             }
         }
-        None => {
-            // No exception line: keep every line that is not a stack frame or boilerplate.
-            let mut kept = Vec::new();
-            let mut skip_code = false;
-            for l in &lines {
-                if l.is_empty() || l.starts_with("Traceback (most recent call last)") {
-                    skip_code = false;
-                    continue;
-                }
-                if FRAME.is_match(l) {
-                    skip_code = true;
-                    continue;
-                }
-                if skip_code {
-                    // The source line printed under a frame.
-                    skip_code = false;
-                    continue;
-                }
-                if BOILERPLATE.is_match(l) {
-                    continue;
-                }
-                kept.push(l.as_str());
+        None => Detected {
+            exception: None,
+            template: template(&without_frames(&lines).join(" ")),
+        },
+    }
+}
+
+/// Every line that names an exception, with the lines that continue its message.
+fn candidates(lines: &[String]) -> Vec<Candidate> {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        match EXC_LINE.captures(&lines[i]) {
+            Some(c) => {
+                let (candidate, next) = candidate(&c, &lines[i + 1..]);
+                candidates.push(candidate);
+                i += 1 + next;
             }
-            Detected {
-                exception: None,
-                template: template(&kept.join(" ")),
-            }
+            None => i += 1,
         }
     }
+    candidates
+}
+
+/// The exception named by `c` (an `EXC_LINE` match), its message continued by up to four of
+/// the lines `after` it; and how many of those lines it took up, boilerplate included.
+fn candidate(c: &regex::Captures<'_>, after: &[String]) -> (Candidate, usize) {
+    let full = c.get(1).map_or("", |m| m.as_str());
+    let short = c.get(2).map_or("", |m| m.as_str()).to_string();
+    let mut message = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
+    // Continuation lines of a multi-line message.
+    let mut j = 0;
+    let mut taken = 0;
+    while j < after.len() && taken < 4 {
+        let l = &after[j];
+        if l.is_empty() || STOP.is_match(l) || EXC_LINE.is_match(l) {
+            break;
+        }
+        if !BOILERPLATE.is_match(l) {
+            message.push(' ');
+            message.push_str(l);
+            taken += 1;
+        }
+        j += 1;
+    }
+    let wrapper = WRAPPER_MSG.is_match(&message)
+        || matches!(
+            short.as_str(),
+            "ProcessRaisedException" | "ChildFailedError" | "ProcessExitedException"
+        )
+        || full.ends_with("DistBackendError") && message.is_empty();
+    let candidate = Candidate {
+        exception: short,
+        message: message.trim().to_string(),
+        wrapper,
+    };
+    (candidate, j)
+}
+
+/// With no exception line: every line that is not a stack frame, the source line printed under
+/// one, or boilerplate.
+fn without_frames(lines: &[String]) -> Vec<&str> {
+    let mut kept = Vec::new();
+    let mut skip_code = false;
+    for l in lines {
+        if l.is_empty() || l.starts_with("Traceback (most recent call last)") {
+            skip_code = false;
+            continue;
+        }
+        if FRAME.is_match(l) {
+            skip_code = true;
+            continue;
+        }
+        if skip_code {
+            // The source line printed under a frame.
+            skip_code = false;
+            continue;
+        }
+        if BOILERPLATE.is_match(l) {
+            continue;
+        }
+        kept.push(l.as_str());
+    }
+    kept
 }
 
 /// Replace what varies between runs by placeholders; keep the wording.

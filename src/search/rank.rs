@@ -45,8 +45,8 @@ pub fn osa(a: &[u8], b: &[u8], max: usize) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=m {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=n {
         let mut row_min = usize::MAX;
@@ -125,7 +125,7 @@ pub fn search(idx: &Index, text: &str, limit: usize) -> Answer {
     for (k, q) in terms.iter().enumerate() {
         let ex = expand(idx, q, k + 1 == terms.len());
         let q_idf = match ex.first() {
-            Some(&(i, f)) if f == 1.0 => idf(n, idx.post[i].len() / 2),
+            Some(&(i, 1.0)) => idf(n, idx.post[i].len() / 2),
             _ => idf(n, 1),
         };
         denom += q_idf;

@@ -5,21 +5,21 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn errbook() -> assert_cmd::Command {
+pub(crate) fn errbook() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("errbook").expect("binary built")
 }
 
 /// The benchmark's catalog generator (tools/synth).
-pub fn synth() -> assert_cmd::Command {
+pub(crate) fn synth() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("errbook-synth").expect("binary built")
 }
 
 /// Build the site at `root` into a fresh temp dir; returns (tempdir, output path).
-pub fn build(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn build(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let mut cmd = errbook();
@@ -39,7 +39,7 @@ pub fn build(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Every file under `dir`, as paths relative to it with `/`.
-pub fn files(dir: &Path) -> BTreeSet<String> {
+pub(crate) fn files(dir: &Path) -> BTreeSet<String> {
     walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -54,7 +54,7 @@ pub fn files(dir: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-pub fn read(dir: &Path, rel: &str) -> String {
+pub(crate) fn read(dir: &Path, rel: &str) -> String {
     std::fs::read_to_string(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
@@ -66,13 +66,13 @@ fn unescape(s: &str) -> String {
 }
 
 /// The `href`/`src` values of an HTML page.
-pub fn links_of(html: &str) -> Vec<String> {
+pub(crate) fn links_of(html: &str) -> Vec<String> {
     let re = regex::Regex::new(r#"(?:href|src|action)="([^"]*)""#).unwrap();
     re.captures_iter(html).map(|c| unescape(&c[1])).collect()
 }
 
 /// The `id`s of an HTML page.
-pub fn ids_of(html: &str) -> BTreeSet<String> {
+pub(crate) fn ids_of(html: &str) -> BTreeSet<String> {
     let re = regex::Regex::new(r#"\sid="([^"]*)""#).unwrap();
     re.captures_iter(html).map(|c| unescape(&c[1])).collect()
 }
@@ -80,7 +80,7 @@ pub fn ids_of(html: &str) -> BTreeSet<String> {
 /// Check every internal link of every HTML page under `out`: the file exists and the `#id`
 /// exists in it. Returns the broken ones as "page -> link (why)". `offline`: links to folders
 /// are broken (file:// shows no index), and any scheme but file:/data: is broken.
-pub fn broken_links(out: &Path, offline: bool) -> Vec<String> {
+pub(crate) fn broken_links(out: &Path, offline: bool) -> Vec<String> {
     let all = files(out);
     let mut ids: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut broken = Vec::new();
@@ -118,10 +118,8 @@ pub fn broken_links(out: &Path, offline: bool) -> Vec<String> {
                 let mut parts: Vec<String> = Vec::new();
                 for c in joined.components() {
                     match c {
-                        std::path::Component::ParentDir => {
-                            if parts.pop().is_none() {
-                                broken.push(format!("{page} -> {link} (leaves the site)"));
-                            }
+                        std::path::Component::ParentDir if parts.pop().is_none() => {
+                            broken.push(format!("{page} -> {link} (leaves the site)"));
                         }
                         std::path::Component::Normal(s) => parts.push(s.to_string_lossy().into()),
                         _ => {}

@@ -372,6 +372,8 @@ pub(crate) fn generate(rng: &mut Rng, n: usize) -> Vec<GenEntry> {
         .collect()
 }
 
+/// One entry. The generator's draws happen in a fixed order (the sections top to bottom, then
+/// tags, related IDs and aliases), so the same seed gives the same bytes.
 fn one(
     rng: &mut Rng,
     dom: &'static Domain,
@@ -383,8 +385,40 @@ fn one(
     let (tmpl, _, category, code) = dom.templates[t];
     let message = fill(rng, tmpl);
     let id = format!("{}/{slug}", dom.name);
-    let fix = rng.u32(35..=98);
     let mut b = String::with_capacity(3500);
+    write_head(&mut b, rng, dom, &message, &id, t);
+    write_root_cause(&mut b, rng, dom);
+    write_versions(&mut b, rng, dom);
+    write_workarounds(&mut b, rng, dom);
+    write_dead_ends(&mut b, rng, dom);
+    let tags: Vec<String> = distinct_k(rng, dom.tags.len(), 1..=3)
+        .into_iter()
+        .map(|i| dom.tags[i].to_string())
+        .collect();
+    let related = related(rng, me, ids);
+    let aliases = if rng.u8(..5) == 0 {
+        vec![fill(rng, tmpl)]
+    } else {
+        Vec::new()
+    };
+    GenEntry {
+        id,
+        domain: dom.name,
+        slug,
+        message,
+        category,
+        code: code.map(str::to_string),
+        tags,
+        related,
+        aliases,
+        body: b,
+    }
+}
+
+/// The title line and the metadata bullets of template `t`'s entry.
+fn write_head(b: &mut String, rng: &mut Rng, dom: &Domain, message: &str, id: &str, t: usize) {
+    let (_, _, category, code) = dom.templates[t];
+    let fix = rng.u32(35..=98);
     let _ = writeln!(b, "# {message}\n");
     let _ = writeln!(b, "- **ID:** `{id}`");
     let _ = writeln!(b, "- **Domain:** {}", dom.name);
@@ -394,7 +428,10 @@ fn one(
     }
     let _ = writeln!(b, "- **Verification:** {}", pick(rng, VERIFICATION));
     let _ = writeln!(b, "- **Fix Rate:** {fix}%\n");
+}
 
+/// Two causes of the domain, then one to three generic ones, as one paragraph.
+fn write_root_cause(b: &mut String, rng: &mut Rng, dom: &Domain) {
     b.push_str("## Root Cause\n\n");
     let mut cause = String::new();
     for i in distinct(rng, dom.causes.len(), 2) {
@@ -408,7 +445,10 @@ fn one(
         cause.push_str(&fill(rng, GENERIC_CAUSES[i]));
     }
     let _ = writeln!(b, "{cause}\n");
+}
 
+/// The version table: four to seven of the domain's versions, in order.
+fn write_versions(b: &mut String, rng: &mut Rng, dom: &Domain) {
     b.push_str("## Version Compatibility\n\n");
     b.push_str("| Version | Status | Introduced | Deprecated |\n");
     b.push_str("|---------|--------|------------|------------|\n");
@@ -424,7 +464,11 @@ fn one(
         let _ = writeln!(b, "| {} | {status} | {intro} | — |", dom.versions[r]);
     }
     b.push('\n');
+}
 
+/// Up to three of the domain's workarounds (and sometimes a generic one), best rate first,
+/// each with its code block.
+fn write_workarounds(b: &mut String, rng: &mut Rng, dom: &Domain) {
     b.push_str("## Workarounds\n\n");
     let nw = 3.min(dom.workarounds.len());
     let mut picks: Vec<(&str, &str)> = distinct(rng, dom.workarounds.len(), nw)
@@ -449,7 +493,10 @@ fn one(
         b.push_str("   ```\n");
     }
     b.push('\n');
+}
 
+/// Two or three of the domain's dead ends (and sometimes a generic one), with failure rates.
+fn write_dead_ends(b: &mut String, rng: &mut Rng, dom: &Domain) {
     b.push_str("## Dead Ends\n\n");
     let nd = rng.usize(2..=3.min(dom.dead_ends.len()));
     let mut dead: Vec<(&str, &str)> = distinct(rng, dom.dead_ends.len(), nd)
@@ -467,11 +514,10 @@ fn one(
             rng.u32(50..=99)
         );
     }
+}
 
-    let tags: Vec<String> = distinct_k(rng, dom.tags.len(), 1..=3)
-        .into_iter()
-        .map(|i| dom.tags[i].to_string())
-        .collect();
+/// Up to three other entries of `ids` (not entry `me`), for two entries in three.
+fn related(rng: &mut Rng, me: usize, ids: &[String]) -> Vec<String> {
     let mut related = Vec::new();
     if ids.len() > 1 && rng.u8(..3) != 0 {
         for _ in 0..rng.usize(1..=3) {
@@ -481,23 +527,7 @@ fn one(
             }
         }
     }
-    let aliases = if rng.u8(..5) == 0 {
-        vec![fill(rng, tmpl)]
-    } else {
-        Vec::new()
-    };
-    GenEntry {
-        id,
-        domain: dom.name,
-        slug,
-        message,
-        category,
-        code: code.map(str::to_string),
-        tags,
-        related,
-        aliases,
-        body: b,
-    }
+    related
 }
 
 /// A short reference to an entry for prose: the message's first clause.

@@ -79,8 +79,8 @@ impl Edit {
         let (parsed, d) = crate::parse::parse_file(&file, timeout);
         let mut d = d.items;
         match parsed {
-            Parsed::Entry(e) => self.add_entry(next, e, &file, &mut d),
-            Parsed::Article(a) => self.add_article(next, a, &file, &mut d),
+            Parsed::Entry(e) => self.add_entry(next, *e, &file, &mut d),
+            Parsed::Article(a) => self.add_article(next, *a, &file, &mut d),
             Parsed::Failed => {}
         }
         self.file_diags.insert(path.to_path_buf(), d);
