@@ -4,7 +4,7 @@
 //! dropped, and what varies between runs (paths, numbers, hex addresses, sizes, long quoted
 //! strings) becomes a placeholder. Entries are normalised the same way at index time.
 //!
-//! themes/default/static/search.js holds the same steps in JavaScript; tests/search_parity.rs
+//! themes/default/static/search.js holds the same steps in JavaScript; tests/it/search_parity.rs
 //! runs both on the same cases.
 
 use regex::Regex;

@@ -3,7 +3,7 @@
 //! both, with one or two typos; a document's score is the sum over query terms of the best
 //! `factor * idf * impact`, divided by the sum of the query terms' idf, so 1.0 would be every
 //! query term matched in the strongest fields, and unknown words pull the score down.
-//! search.js ranks the same way; tests/search_parity.rs compares the two.
+//! search.js ranks the same way; tests/it/search_parity.rs compares the two.
 
 use crate::search::format::Index;
 use crate::search::normalise::{self, Detected};

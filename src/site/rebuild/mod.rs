@@ -8,7 +8,7 @@
 //!
 //! Anything else that changes (book.toml, the theme, static files, verification records) makes
 //! a full build. The result is byte-for-byte what a full build of the same content writes
-//! (tests/incremental.rs checks it).
+//! (tests/it/incremental.rs checks it).
 
 mod affected;
 mod edit;

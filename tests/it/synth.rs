@@ -1,13 +1,11 @@
 //! `errbook-synth`: the generated catalog passes `errbook check`, and the generator is
 //! deterministic (two runs with the same arguments write the same bytes, in all three sites).
 
-mod common;
-
-use common::{errbook, files, repo};
+use crate::common::{errbook, files, repo};
 use std::path::Path;
 
 fn synth(out: &Path, seed: &str) {
-    let o = common::synth()
+    let o = crate::common::synth()
         .current_dir(repo())
         .args([
             "--entries",
@@ -60,7 +58,7 @@ fn entries_follow_the_layout_and_cross_reference() {
     let all = files(&root.join("content"));
     let mut related = 0;
     for f in all.iter().filter(|f| f.starts_with("errors/")) {
-        let text = common::read(&root.join("content"), f);
+        let text = crate::common::read(&root.join("content"), f);
         let id = f.trim_start_matches("errors/").trim_end_matches(".md");
         for needle in [
             "\n# ",
@@ -89,7 +87,7 @@ fn entries_follow_the_layout_and_cross_reference() {
     }
     assert!(related > 10, "only {related} entries name related ones");
     for f in all.iter().filter(|f| f.starts_with("articles/")) {
-        let text = common::read(&root.join("content"), f);
+        let text = crate::common::read(&root.join("content"), f);
         assert_eq!(text.matches("```python").count(), 3, "{f}");
         assert!(text.contains("\nerrors:\n  - \""), "{f}");
         assert!(
@@ -111,7 +109,7 @@ fn entries_follow_the_layout_and_cross_reference() {
         .filter_map(|f| f.strip_prefix("errors/"))
         .filter_map(|f| f.split('/').next())
         .collect();
-    let summary = common::read(&tmp.path().join("mdbook/src"), "SUMMARY.md");
+    let summary = crate::common::read(&tmp.path().join("mdbook/src"), "SUMMARY.md");
     assert_eq!(
         summary.matches(".md)").count(),
         1 + domains.len() + all.len(),

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-pub fn cases(root: &Path) -> Vec<(String, String)> {
+pub(crate) fn cases(root: &Path) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(root.join("cases.txt")).unwrap();
     let mut out: Vec<(String, String)> = Vec::new();
     for line in text.lines() {

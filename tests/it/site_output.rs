@@ -1,8 +1,7 @@
 //! The site built from the seed catalog: every page of DESIGN.md's URL list exists, every
 //! internal link resolves, and the pages show what readers need.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const ENTRY: &str = "errors/pytorch/dataset-worker-fork-cuda/index.html";
 

@@ -7,8 +7,6 @@ use errbook::search::{format, rank};
 use std::path::Path;
 use std::process::Command;
 
-mod search_cases;
-
 const NODE_SCRIPT: &str = r#"
 const fs = require("fs");
 const s = require(process.argv[2]);
@@ -34,7 +32,7 @@ fn javascript_and_rust_search_agree() {
     let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
     let idx = format::build(&analysis.catalog, &analysis.graph);
 
-    let mut queries: Vec<String> = search_cases::cases(&root)
+    let mut queries: Vec<String> = crate::search_cases::cases(&root)
         .into_iter()
         .map(|c| c.1)
         .collect();

@@ -107,7 +107,7 @@ fn json_output() {
 }
 
 /// The fixture catalog with the repository's theme, in a temporary folder (builds need a theme).
-pub fn site_copy(dir: &Path) -> PathBuf {
+pub(crate) fn site_copy(dir: &Path) -> PathBuf {
     let site = dir.join("site");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (from, to) in [

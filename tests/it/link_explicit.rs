@@ -2,8 +2,7 @@
 //! prints an `E-link` error at file:line:col with the offending line and a did-you-mean hint for
 //! each, and exits 1; `build` stops and writes nothing.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 struct Case {
     location: &'static str,

@@ -2,8 +2,6 @@
 //! tests/fixtures/links/answers.toml. Drives `errbook build` and reads `api/links.json`, the
 //! graph the site shows. Fails below precision 0.9 or recall 0.8.
 
-mod common;
-
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -11,7 +9,7 @@ use std::path::Path;
 /// Copy the fixture and the repository's theme into a temp root (the fixture has no theme).
 fn fixture_root() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = common::repo();
+    let repo = crate::common::repo();
     for (from, to) in [
         (repo.join("tests/fixtures/links"), tmp.path().to_path_buf()),
         (repo.join("themes"), tmp.path().join("themes")),
@@ -60,7 +58,8 @@ fn key(l: &Value) -> String {
 
 fn answers() -> BTreeSet<String> {
     let text =
-        std::fs::read_to_string(common::repo().join("tests/fixtures/links/answers.toml")).unwrap();
+        std::fs::read_to_string(crate::common::repo().join("tests/fixtures/links/answers.toml"))
+            .unwrap();
     let v: toml::Value = toml::from_str(&text).unwrap();
     v["true_links"]
         .as_array()
@@ -71,7 +70,7 @@ fn answers() -> BTreeSet<String> {
 }
 
 fn inferred(root: &Path) -> (BTreeSet<String>, Value) {
-    let (_tmp, out) = common::build(root, &[]);
+    let (_tmp, out) = crate::common::build(root, &[]);
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("api/links.json")).unwrap())
             .unwrap();
@@ -168,7 +167,7 @@ fn authors_reject_and_confirm_in_front_matter() {
     );
 
     // check --links shows the rejected candidate and the evidence of the kept ones.
-    let o = common::errbook()
+    let o = crate::common::errbook()
         .arg("--root")
         .arg(root.path())
         .args(["check", "--links", "content/articles/oom-guide.md"])

@@ -5,8 +5,7 @@ use errbook::core::config::Config;
 use errbook::search::{format, rank};
 use std::path::Path;
 
-mod search_cases;
-use search_cases::cases;
+use crate::search_cases::cases;
 
 /// Fail below this share of cases with the right entry first.
 const BAR: f64 = 0.9;

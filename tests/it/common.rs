@@ -1,6 +1,5 @@
 //! Helpers shared by the integration tests: run the binary, build a site into a temp dir, walk
 //! an output folder and check its links.
-#![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -1,13 +1,11 @@
 //! No speed trick may change the output: the synthetic catalog built with one thread and in
 //! parallel, cold and into an existing output folder after an edit, gives the same bytes.
 
-mod common;
-
-use common::{errbook, files, repo};
+use crate::common::{errbook, files, repo};
 use std::path::Path;
 
 fn synth(out: &Path) {
-    let o = common::synth()
+    let o = crate::common::synth()
         .current_dir(repo())
         .args(["--entries", "300", "--articles", "30", "--seed", "5"])
         .args(["--sites", "errbook", "--out"])
@@ -120,7 +118,9 @@ fn rebuild_into_existing_output_after_an_edit_equals_a_cold_build() {
     let cold = tmp.path().join("cold");
     build(&root, &cold, &["--single-thread"]);
     assert_same(&warm, &cold);
-    assert!(common::read(&warm, &page_of(&content, &edited)).contains("Edited for the test."));
+    assert!(
+        crate::common::read(&warm, &page_of(&content, &edited)).contains("Edited for the test.")
+    );
     assert!(!warm.join(page_of(&content, &unnamed)).exists());
 }
 

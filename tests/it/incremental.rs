@@ -1,8 +1,7 @@
 //! Incremental rebuilds (what `serve` does after a save): only pages that depend on the changed
 //! file are rewritten, and the result is byte for byte what a full build writes.
 
-mod common;
-use common::*;
+use crate::common::*;
 use errbook::site::rebuild::Live;
 use errbook::site::BuildOptions;
 use std::collections::BTreeMap;

@@ -2,8 +2,7 @@
 //! index and unknown paths with 404.html, injects live reload, and rebuilds when a file changes
 //! (keeping the old site, and reporting the errors, when the change breaks the build).
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
