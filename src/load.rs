@@ -20,7 +20,7 @@ pub struct SourceFile {
     pub mtime: Option<std::time::SystemTime>,
 }
 
-pub use crate::core::ids::{ARTICLES_DIR, ERRORS_DIR};
+pub(crate) use crate::core::ids::{ARTICLES_DIR, ERRORS_DIR};
 
 /// All `.md` files under content/errors and content/articles, sorted by path.
 pub fn content_paths(root: &Path) -> Result<Vec<(PageKind, PathBuf)>> {
@@ -56,7 +56,11 @@ pub fn content_paths(root: &Path) -> Result<Vec<(PageKind, PathBuf)>> {
 }
 
 /// Read one file; an unreadable, empty or non-UTF-8 file is a diagnostic, not an error.
-pub fn read_one(root: &Path, kind: PageKind, rel: &Path) -> Result<Result<SourceFile, Diagnostic>> {
+pub(crate) fn read_one(
+    root: &Path,
+    kind: PageKind,
+    rel: &Path,
+) -> Result<Result<SourceFile, Diagnostic>> {
     let abs = root.join(rel);
     let bytes = std::fs::read(&abs).at(&abs)?;
     let mtime = std::fs::metadata(&abs).ok().and_then(|m| m.modified().ok());
@@ -73,7 +77,7 @@ pub fn read_one(root: &Path, kind: PageKind, rel: &Path) -> Result<Result<Source
 
 /// Bytes to text, or the diagnostic that says why not (boxed: a diagnostic is several times
 /// the size of the text's pointer, and the error is the rare case).
-pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Box<Diagnostic>> {
+pub(crate) fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Box<Diagnostic>> {
     let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => rest.to_vec(),
         None => bytes,
@@ -109,7 +113,7 @@ pub fn check_text(rel: &Path, bytes: Vec<u8>) -> Result<Arc<str>, Box<Diagnostic
 }
 
 /// Load every content file; problems go to `diags`.
-pub fn load_all(root: &Path, diags: &mut Diagnostics) -> Result<Vec<SourceFile>> {
+pub(crate) fn load_all(root: &Path, diags: &mut Diagnostics) -> Result<Vec<SourceFile>> {
     use rayon::prelude::*;
     let paths = content_paths(root)?;
     let results: Vec<Result<Result<SourceFile, Diagnostic>>> = paths
@@ -124,11 +128,6 @@ pub fn load_all(root: &Path, diags: &mut Diagnostics) -> Result<Vec<SourceFile>>
         }
     }
     Ok(files)
-}
-
-/// The site root: `--root` if given, else the current directory.
-pub fn resolve_root(root: Option<PathBuf>) -> PathBuf {
-    root.unwrap_or_else(|| PathBuf::from("."))
 }
 
 #[cfg(test)]

@@ -79,7 +79,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let root = errbook::load::resolve_root(cli.root);
+    let root = cli.root.unwrap_or_else(|| PathBuf::from("."));
     let result = match cli.command {
         Command::Build {
             dest,
@@ -93,7 +93,7 @@ fn main() -> ExitCode {
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };
-    for (stage, ms) in errbook::core::timings::take() {
+    for (stage, ms) in errbook::timings::take() {
         eprintln!("timing: {stage:<8} {ms:>8.1} ms");
     }
     match result {

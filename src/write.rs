@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// A folder being filled with the next build's output.
-pub struct Staging {
+pub(crate) struct Staging {
     dir: PathBuf,
     /// Files written by this build (relative paths), to delete the rest at commit.
     written: Mutex<HashSet<String>>,
 }
 
 /// `.book.prev` beside `book/`.
-pub fn prev_dir(dest: &Path) -> PathBuf {
+pub(crate) fn prev_dir(dest: &Path) -> PathBuf {
     sibling(dest, "prev")
 }
 
@@ -38,17 +38,13 @@ fn sibling(dest: &Path, tag: &str) -> PathBuf {
 
 impl Staging {
     /// The staging folder for `dest`: the previous build's leftover output, or a new folder.
-    pub fn new(dest: &Path) -> Result<Staging> {
+    pub(crate) fn new(dest: &Path) -> Result<Staging> {
         let dir = prev_dir(dest);
         std::fs::create_dir_all(&dir).at(&dir)?;
         Ok(Staging {
             dir,
             written: Mutex::new(HashSet::new()),
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.dir
     }
 
     fn note(&self, rel: &str) {
@@ -58,13 +54,13 @@ impl Staging {
     }
 
     /// Write one file (relative path with `/` separators), creating its folders.
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         self.note(rel);
         write_file(&self.dir, rel, bytes)
     }
 
     /// Copy every file under `src` into the staging folder under `prefix` (`""` or `theme/`).
-    pub fn copy_tree(&self, src: &Path, prefix: &str) -> Result<usize> {
+    pub(crate) fn copy_tree(&self, src: &Path, prefix: &str) -> Result<usize> {
         if !src.is_dir() {
             return Ok(0);
         }
@@ -85,7 +81,7 @@ impl Staging {
 
     /// Delete what this build did not write (left from the build before), then swap: the old
     /// output becomes `.<name>.prev`, the staging folder becomes `dest`.
-    pub fn commit(self, dest: &Path) -> Result<()> {
+    pub(crate) fn commit(self, dest: &Path) -> Result<()> {
         let written = self.written.into_inner().unwrap_or_default();
         // Children come before their folder, so a folder emptied here is removed in turn.
         for item in walkdir::WalkDir::new(&self.dir)
@@ -148,7 +144,7 @@ fn dir_is_empty(p: &Path) -> bool {
 /// Write `bytes` to `base/rel`, creating folders. A file that already holds exactly these
 /// bytes (the staging folder is the output of the build before last) is left alone: reading
 /// it costs far less than truncating and rewriting it, and its mtime stays meaningful.
-pub fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     let to = base.join(rel);
     if same_bytes(&to, bytes) {
         return Ok(());

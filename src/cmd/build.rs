@@ -1,8 +1,8 @@
 //! `errbook build`: the whole pipeline into the output directory; on content errors the
 //! diagnostics are printed and the previous output is left as it was.
 
-use errbook::core::config::Config;
 use errbook::site::BuildOptions;
+use errbook::Config;
 use errbook::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

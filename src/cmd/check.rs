@@ -1,9 +1,9 @@
 //! `errbook check`: run load, parse and link, print every diagnostic compiler-style to stderr and
 //! a summary line, write nothing. Exit 1 when there are errors (warnings do not fail), 0 otherwise.
 
-use errbook::core::config::Config;
-use errbook::core::diag::{Code, Diagnostics};
+use errbook::Config;
 use errbook::Result;
+use errbook::{Code, Diagnostics};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -25,13 +25,10 @@ pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
         }
         Err(e) => return Err(e),
     };
-    let state = errbook::site::check::check(root, &cfg)?;
+    let state = errbook::site::check(root, &cfg)?;
     super::print_diagnostics(&state.diags);
     for f in links_of {
-        print!(
-            "{}",
-            errbook::link::explain::explain(&state.catalog, &state.graph, f)
-        );
+        print!("{}", errbook::site::explain_links(&state, f));
     }
     eprintln!(
         "{}",
@@ -92,7 +89,7 @@ mod tests {
 
     #[test]
     fn warnings_do_not_fail() {
-        use errbook::core::diag::Diagnostic;
+        use errbook::Diagnostic;
         let src: std::sync::Arc<str> = std::sync::Arc::from("x\n");
         let p = Path::new("a.md");
         let mut d = Diagnostics::default();

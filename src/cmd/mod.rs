@@ -8,7 +8,7 @@ pub(crate) mod search;
 pub(crate) mod serve;
 pub(crate) mod verify;
 
-use errbook::core::diag::Diagnostics;
+use errbook::Diagnostics;
 
 /// Every diagnostic to stderr, rendered like a compiler's (colour on a terminal, not under
 /// NO_COLOR).

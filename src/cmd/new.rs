@@ -2,8 +2,8 @@
 //! template (src/cmd/new/*.md) that `check` accepts as it is, ready to edit. Never overwrites.
 //! Exit 0 when written, 1 when the file exists, 2 for an invalid ID.
 
-use errbook::core::model::PageKind;
 use errbook::scaffold::NewPage;
+use errbook::PageKind;
 use errbook::Result;
 use std::path::Path;
 use std::process::ExitCode;

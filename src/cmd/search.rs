@@ -2,7 +2,7 @@
 //! traceback). Prints the detected error and the top entries with ID, message, score and URL;
 //! exits 1 when nothing matches well (no match, or a best match below `search.weak_score`).
 
-use errbook::site::search::Answer;
+use errbook::site::Answer;
 use errbook::{Config, Result};
 use std::io::Read;
 use std::path::Path;
@@ -19,7 +19,7 @@ pub(crate) fn run(root: &Path, query: &str, limit: usize, json: bool) -> Result<
     } else {
         query.to_string()
     };
-    let answer = errbook::site::search::search(root, &cfg, &text, limit)?;
+    let answer = errbook::site::search(root, &cfg, &text, limit)?;
     if json {
         print_json(&answer);
     } else {

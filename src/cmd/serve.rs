@@ -1,8 +1,8 @@
 //! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser; prints
 //! what the serve loop reports.
 
-use errbook::serve::event::Event;
-use errbook::serve::run::Options;
+use errbook::serve::Event;
+use errbook::serve::Options;
 use errbook::Result;
 use std::path::Path;
 use std::process::ExitCode;
@@ -14,7 +14,7 @@ pub(crate) fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
     };
     let root_shown = root.to_path_buf();
     let sink = Arc::new(move |e: Event| print(&root_shown, open, e));
-    errbook::serve::run::run(root, &opts, sink)?;
+    errbook::serve::run(root, &opts, sink)?;
     Ok(ExitCode::SUCCESS)
 }
 

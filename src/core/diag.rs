@@ -346,7 +346,7 @@ impl Diagnostics {
 }
 
 /// 1-based (line, column) of a byte offset; the column counts characters.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(text, offset.min(text.len()));
     let before = &text[..offset];
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
@@ -356,7 +356,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// Byte range of a 1-based line, without its newline.
-pub fn line_bounds(text: &str, line: usize) -> (usize, usize) {
+pub(crate) fn line_bounds(text: &str, line: usize) -> (usize, usize) {
     let mut start = 0;
     for _ in 1..line.max(1) {
         match text[start..].find('\n') {
@@ -384,7 +384,10 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 }
 
 /// The closest candidates to `wanted`, for "did you mean" hints.
-pub fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn did_you_mean<'a>(
+    wanted: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Vec<&'a str> {
     let mut scored: Vec<(f64, &str)> = candidates
         .map(|c| (strsim::jaro_winkler(wanted, c), c))
         .filter(|(s, _)| *s > 0.7)

@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// Write `bytes` to `target` through a temporary file in the same folder and a rename; creates
 /// the folder. The file gets mode 0644, like the files of a full build.
-pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -7,9 +7,9 @@ use super::model::PageKind;
 use std::path::{Path, PathBuf};
 
 /// Where entries live: `content/errors/<domain>/<slug>.md`.
-pub const ERRORS_DIR: &str = "content/errors";
+pub(crate) const ERRORS_DIR: &str = "content/errors";
 /// Where articles live: `content/articles/<id>.md`.
-pub const ARTICLES_DIR: &str = "content/articles";
+pub(crate) const ARTICLES_DIR: &str = "content/articles";
 
 /// Why an ID cannot be used, and what to write instead.
 #[derive(Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct BadId {
 }
 
 /// One part of an ID (a domain, a slug, an article id).
-pub fn valid_part(p: &str) -> bool {
+pub(crate) fn valid_part(p: &str) -> bool {
     let mut chars = p.chars();
     chars
         .next()
@@ -28,7 +28,7 @@ pub fn valid_part(p: &str) -> bool {
 }
 
 /// Check an ID for a page of `kind`; the hint suggests a usable one.
-pub fn validate(kind: PageKind, id: &str) -> Result<(), BadId> {
+pub(crate) fn validate(kind: PageKind, id: &str) -> Result<(), BadId> {
     let bad = |message: String, hint: String| Err(BadId { message, hint });
     let word = match kind {
         PageKind::Entry => "error",
@@ -92,7 +92,7 @@ pub fn validate(kind: PageKind, id: &str) -> Result<(), BadId> {
 }
 
 /// The file a page's ID lives in, relative to the site root.
-pub fn path_of(kind: PageKind, id: &str) -> PathBuf {
+pub(crate) fn path_of(kind: PageKind, id: &str) -> PathBuf {
     match kind {
         PageKind::Entry => Path::new(ERRORS_DIR).join(format!("{id}.md")),
         PageKind::Article => Path::new(ARTICLES_DIR).join(format!("{id}.md")),
@@ -100,7 +100,7 @@ pub fn path_of(kind: PageKind, id: &str) -> PathBuf {
 }
 
 /// The entry ID a file path implies: `content/errors/<domain>/<slug>.md` -> `domain/slug`.
-pub fn entry_id_of(path: &Path) -> Option<String> {
+pub(crate) fn entry_id_of(path: &Path) -> Option<String> {
     let rel = path.strip_prefix(ERRORS_DIR).ok()?;
     let s = rel.with_extension("");
     let parts: Vec<String> = s.iter().map(|p| p.to_string_lossy().into_owned()).collect();

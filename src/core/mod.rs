@@ -2,12 +2,12 @@
 //! data, rendered here as text), the library's error, every URL rule, the rules for IDs, atomic
 //! file writes, stage timings and the output file type. Core imports nothing of errbook.
 
-pub mod config;
-pub mod diag;
-pub mod error;
-pub mod fs;
-pub mod ids;
-pub mod model;
-pub mod output;
+pub(crate) mod config;
+pub(crate) mod diag;
+pub(crate) mod error;
+pub(crate) mod fs;
+pub(crate) mod ids;
+pub(crate) mod model;
+pub(crate) mod output;
 pub mod timings;
-pub mod urls;
+pub(crate) mod urls;

@@ -3,14 +3,14 @@
 
 /// One file of the output, relative to the output folder.
 #[derive(Debug, Clone)]
-pub struct OutFile {
+pub(crate) struct OutFile {
     /// With `/` separators (`search/index.json`).
     pub path: String,
     pub bytes: Vec<u8>,
 }
 
 impl OutFile {
-    pub fn new(path: impl Into<String>, bytes: Vec<u8>) -> OutFile {
+    pub(crate) fn new(path: impl Into<String>, bytes: Vec<u8>) -> OutFile {
         OutFile {
             path: path.into(),
             bytes,

@@ -9,17 +9,17 @@
 use crate::core::model::{PageKind, PageRef};
 
 /// The site path of an entry page: `errors/<domain>/<slug>/`.
-pub fn entry(id: &str) -> String {
+pub(crate) fn entry(id: &str) -> String {
     format!("errors/{id}/")
 }
 
 /// The site path of an article page: `articles/<id>/`.
-pub fn article(id: &str) -> String {
+pub(crate) fn article(id: &str) -> String {
     format!("articles/{id}/")
 }
 
 /// The site path of a page, entry or article.
-pub fn page(page: &PageRef) -> String {
+pub(crate) fn page(page: &PageRef) -> String {
     match page.kind {
         PageKind::Entry => entry(&page.id),
         PageKind::Article => article(&page.id),
@@ -27,39 +27,39 @@ pub fn page(page: &PageRef) -> String {
 }
 
 /// The fragment (without `#`) of workaround `n` (1-based) on its entry's page.
-pub fn workaround_anchor(n: usize) -> String {
+pub(crate) fn workaround_anchor(n: usize) -> String {
     format!("workaround-{n}")
 }
 
 /// The fragment (without `#`) of dead end `n` (1-based) on its entry's page.
-pub fn dead_end_anchor(n: usize) -> String {
+pub(crate) fn dead_end_anchor(n: usize) -> String {
     format!("dead-end-{n}")
 }
 
 /// The fragment (without `#`) of the code block with ID `id` on its page.
-pub fn code_anchor(id: &str) -> String {
+pub(crate) fn code_anchor(id: &str) -> String {
     format!("code-{id}")
 }
 
-pub fn domain(d: &str) -> String {
+pub(crate) fn domain(d: &str) -> String {
     format!("domains/{}/", slug(d))
 }
 
-pub fn category(c: &str) -> String {
+pub(crate) fn category(c: &str) -> String {
     format!("categories/{}/", slug(c))
 }
 
-pub fn code(c: &str) -> String {
+pub(crate) fn code(c: &str) -> String {
     format!("codes/{}/", slug(c))
 }
 
 /// The JSON of one entry: `api/errors/<domain>/<slug>.json`.
-pub fn entry_json(id: &str) -> String {
+pub(crate) fn entry_json(id: &str) -> String {
     format!("api/errors/{id}.json")
 }
 
 /// A URL path segment from free text: lowercase ASCII letters, digits, `-` and `_`.
-pub fn slug(s: &str) -> String {
+pub(crate) fn slug(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.trim().chars() {
         if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
@@ -78,7 +78,7 @@ pub fn slug(s: &str) -> String {
 
 /// The prefix that leads from the page at `from` (a site path) back to the output root:
 /// `""` for the home page, `"../../"` for `errors/pytorch/`.
-pub fn root_prefix(from: &str) -> String {
+pub(crate) fn root_prefix(from: &str) -> String {
     let depth = from
         .trim_end_matches('/')
         .split('/')
@@ -94,7 +94,7 @@ pub fn root_prefix(from: &str) -> String {
 
 /// A link from the page at site path `from` to site path `to` (a page ending in `/`, or a file).
 /// Offline bundles name `index.html`, because file:// shows no directory index.
-pub fn href(from: &str, to: &str, offline: bool) -> String {
+pub(crate) fn href(from: &str, to: &str, offline: bool) -> String {
     let mut s = root_prefix(from);
     s.push_str(to);
     if offline && (to.is_empty() || to.ends_with('/')) {
@@ -106,7 +106,7 @@ pub fn href(from: &str, to: &str, offline: bool) -> String {
 }
 
 /// The file a site path is written to: `errors/x/` -> `errors/x/index.html`.
-pub fn file_of(path: &str) -> String {
+pub(crate) fn file_of(path: &str) -> String {
     if path.is_empty() || path.ends_with('/') {
         format!("{path}index.html")
     } else {

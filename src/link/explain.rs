@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The review listing for `file` (a path relative to the site root, or ending in one), from the
 /// catalog and the graph built from it.
-pub fn explain(catalog: &Catalog, graph: &Graph, file: &Path) -> String {
+pub(crate) fn explain(catalog: &Catalog, graph: &Graph, file: &Path) -> String {
     let want = file.to_string_lossy().replace('\\', "/");
     let page = catalog
         .pages()

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 /// What a `links:` key names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     Entry(String),
     Article(String),
     Workaround(String, usize),
@@ -24,7 +24,7 @@ pub enum Target {
 
 /// One `links: {confirm|reject}` item: `[<snippet-id> ->] <target>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Key {
+pub(crate) struct Key {
     pub snippet: Option<String>,
     pub target: Target,
 }
@@ -33,7 +33,7 @@ pub struct Key {
 /// content path (`@/errors/pytorch/x.md`), an entry's workaround or dead end
 /// (`pytorch/x#workaround-2`, `pytorch/x#dead-end-3`), optionally for one code block of this
 /// page (`snippet-2 -> pytorch/x#dead-end-3`, by the block's id).
-pub fn parse_key(catalog: &Catalog, raw: &str) -> Result<Key, (String, Option<String>)> {
+pub(crate) fn parse_key(catalog: &Catalog, raw: &str) -> Result<Key, (String, Option<String>)> {
     let (snippet, target) = match raw.split_once("->") {
         Some((s, t)) => (Some(s.trim().to_string()), t.trim()),
         None => (None, raw.trim()),
@@ -98,7 +98,7 @@ pub fn parse_key(catalog: &Catalog, raw: &str) -> Result<Key, (String, Option<St
 
 /// `@/errors/pytorch/x.md`, `content/errors/pytorch/x.md`, `errors/pytorch/x`, `pytorch/x`
 /// -> `pytorch/x`; `@/articles/a.md` -> `a`.
-pub fn content_id(path: &str) -> String {
+pub(crate) fn content_id(path: &str) -> String {
     let p = path.trim();
     let p = p.strip_prefix("@/").unwrap_or(p);
     let p = p.strip_prefix("content/").unwrap_or(p);
@@ -110,7 +110,7 @@ pub fn content_id(path: &str) -> String {
     p.to_string()
 }
 
-pub fn hint(near: &[&str]) -> Option<String> {
+pub(crate) fn hint(near: &[&str]) -> Option<String> {
     match near {
         [] => None,
         [one] => Some(format!("did you mean `{one}`?")),
@@ -126,7 +126,7 @@ pub fn hint(near: &[&str]) -> Option<String> {
 
 /// Byte offset and length of `value` in the front matter of `src` under `key:` (the key's
 /// position when the value cannot be found as written).
-pub fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usize) {
+pub(crate) fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usize) {
     let fm_end = front_matter_end(src);
     let fm = &src[..fm_end];
     let mut off = 0;
@@ -146,7 +146,7 @@ pub fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usize) {
 }
 
 /// End of the leading `---` block (0 when there is none).
-pub fn front_matter_end(src: &str) -> usize {
+pub(crate) fn front_matter_end(src: &str) -> usize {
     let first_end = src.find('\n').unwrap_or(src.len());
     if src[..first_end].trim_end() != "---" {
         return 0;
@@ -164,7 +164,7 @@ pub fn front_matter_end(src: &str) -> usize {
 }
 
 /// The explicit links of the catalog; every broken reference becomes an `E-link` diagnostic.
-pub fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -> Vec<Link> {
+pub(crate) fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -> Vec<Link> {
     let by_path: HashMap<&Path, &Arc<str>> =
         files.iter().map(|f| (f.path.as_path(), &f.text)).collect();
     let source = |path| by_path.get(path).map(|&src| Source { path, src });

@@ -9,19 +9,19 @@
 //! reject), `infer/*` (one file per kind of inferred link), `text` and `code` (what matching
 //! compares), `resolve` (content links to site paths), `explain` (`check --links`).
 
-pub mod code;
+pub(crate) mod code;
 mod decide;
 mod evidence;
-pub mod explain;
-pub mod explicit;
+pub(crate) mod explain;
+pub(crate) mod explicit;
 mod graph;
-pub mod infer;
+pub(crate) mod infer;
 mod resolve;
-pub mod text;
+pub(crate) mod text;
 
-pub use evidence::{Evidence, Extent, Place, Signal, TokenKind};
-pub use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
-pub use resolve::{resolve_href, resolve_href_from};
+pub(crate) use evidence::{Evidence, Extent, Place, Signal, TokenKind};
+pub(crate) use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
+pub(crate) use resolve::resolve_href;
 
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
@@ -39,7 +39,7 @@ use std::path::Path;
 /// With `records` (fresh verification records), what the snippets printed when they ran counts
 /// too: an article whose snippet's run ended in an entry's error discusses it, and a snippet that
 /// does what a dead end names and failed with the entry's error falls into that dead end.
-pub fn link_with(
+pub(crate) fn link_with(
     catalog: &Catalog,
     files: &[SourceFile],
     cfg: &Config,

@@ -23,7 +23,7 @@ fn relative_md(dest: &str) -> Option<&str> {
 /// Relative links to content files (`../errors/pytorch/x.md` from an article,
 /// `../../articles/a.md` from an entry) resolve too; for links relative to the same folder use
 /// `resolve_href_from`, which knows the linking file.
-pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
+pub(crate) fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
     let rest = match href.strip_prefix("@/") {
         Some(r) => r,
         None => {
@@ -60,7 +60,7 @@ pub fn resolve_href(catalog: &Catalog, href: &str) -> Option<String> {
 
 /// `resolve_href`, also for relative links to content from the page whose source is `source`
 /// (`../errors/pytorch/x.md` from `content/articles/a.md`).
-pub fn resolve_href_from(catalog: &Catalog, source: &Path, href: &str) -> Option<String> {
+pub(crate) fn resolve_href_from(catalog: &Catalog, source: &Path, href: &str) -> Option<String> {
     if href.starts_with("@/") {
         return resolve_href(catalog, href);
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
 /// The YAML block of a file, if it has one.
-pub struct FrontMatter<'a> {
+pub(crate) struct FrontMatter<'a> {
     path: &'a Path,
     src: &'a Arc<str>,
     /// Byte offset of the opening `---` line.
@@ -23,7 +23,7 @@ pub struct FrontMatter<'a> {
 }
 
 /// Where the body starts once front matter is removed.
-pub struct Split<'a> {
+pub(crate) struct Split<'a> {
     pub front: Option<FrontMatter<'a>>,
     /// Byte offset of the body in the file.
     pub body_offset: usize,
@@ -31,7 +31,11 @@ pub struct Split<'a> {
 
 /// Split front matter off `src`. Unterminated or invalid YAML, or YAML that is not a mapping, is a
 /// diagnostic; then `None` is returned and the file is not parsed further.
-pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> Option<Split<'a>> {
+pub(crate) fn split<'a>(
+    path: &'a Path,
+    src: &'a Arc<str>,
+    diags: &mut Diagnostics,
+) -> Option<Split<'a>> {
     let first_end = src.find('\n').unwrap_or(src.len());
     if src[..first_end].trim_end() != "---" {
         return Some(Split {
@@ -177,7 +181,7 @@ fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String
 
 impl<'a> FrontMatter<'a> {
     /// Byte offset and length of `key:` in the file, for locating diagnostics.
-    pub fn key_span(&self, key: &str) -> (usize, usize) {
+    pub(crate) fn key_span(&self, key: &str) -> (usize, usize) {
         let mut off = 0;
         for line in self.yaml.split_inclusive('\n') {
             if let Some(rest) = line.strip_prefix(key) {
@@ -188,14 +192,6 @@ impl<'a> FrontMatter<'a> {
             off += line.len();
         }
         (self.start, 3)
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.map.keys()
-    }
-
-    pub fn has(&self, key: &str) -> bool {
-        self.map.contains_key(key)
     }
 
     /// The file this front matter is in.
@@ -210,7 +206,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// A required string (numbers and dates are accepted and turned into text).
-    pub fn required_str(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
+    pub(crate) fn required_str(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
         match self.map.get(key) {
             None | Some(Pod::Null) => {
                 diags.push(
@@ -252,7 +248,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// An optional list of strings; a single string is taken as a one-item list.
-    pub fn str_list(&self, key: &str, diags: &mut Diagnostics) -> Vec<String> {
+    pub(crate) fn str_list(&self, key: &str, diags: &mut Diagnostics) -> Vec<String> {
         match self.map.get(key) {
             None | Some(Pod::Null) => Vec::new(),
             Some(Pod::Array(items)) => {
@@ -290,7 +286,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// `links: {confirm: [...], reject: [...]}`.
-    pub fn links(&self, diags: &mut Diagnostics) -> crate::core::model::LinkOverrides {
+    pub(crate) fn links(&self, diags: &mut Diagnostics) -> crate::core::model::LinkOverrides {
         let mut out = crate::core::model::LinkOverrides::default();
         match self.map.get("links") {
             None | Some(Pod::Null) => {}
@@ -323,7 +319,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// Report keys not in `known` as errors, with the closest known key as a hint.
-    pub fn check_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
+    pub(crate) fn check_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
         let mut keys: Vec<&String> = self.map.keys().collect();
         keys.sort();
         for k in keys {

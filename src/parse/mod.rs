@@ -3,10 +3,10 @@
 //! files with one ID) is checked here, and so are the diagnostics shared with other layers
 //! (`duplicate_id`) and between entries and articles (`bad_id`). Parse never reads files.
 
-pub mod article;
-pub mod entry;
-pub mod frontmatter;
-pub mod snippet;
+pub(crate) mod article;
+pub(crate) mod entry;
+pub(crate) mod frontmatter;
+pub(crate) mod snippet;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
 use crate::core::model::{Article, Catalog, Entry, PageKind};
@@ -37,7 +37,11 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
 }
 
 /// Parse every file; duplicate IDs are reported here, where all files are known.
-pub fn parse_all(files: &[SourceFile], default_timeout: u64, diags: &mut Diagnostics) -> Catalog {
+pub(crate) fn parse_all(
+    files: &[SourceFile],
+    default_timeout: u64,
+    diags: &mut Diagnostics,
+) -> Catalog {
     let results: Vec<(Parsed, Diagnostics)> = files
         .par_iter()
         .map(|f| parse_file(f, default_timeout))
@@ -89,7 +93,7 @@ fn drop_repeats<T>(
 /// The error for `file` when an earlier file, `first`, already has its ID `id`: located at the
 /// file's ID (`- **ID:**` of an entry, `id:` of an article). The full build and incremental
 /// rebuilds both report a duplicate ID with it.
-pub fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
+pub(crate) fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
     let (needle, kind) = match file.kind {
         PageKind::Entry => ("**ID:**", "entry"),
         PageKind::Article => ("id:", "article"),
@@ -127,7 +131,7 @@ static EXC_RE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The exception type a message starts with: `RuntimeError` in `RuntimeError: CUDA error`,
 /// `torch.cuda.OutOfMemoryError` in `torch.cuda.OutOfMemoryError: ...`.
-pub fn exception_of(message: &str) -> Option<String> {
+pub(crate) fn exception_of(message: &str) -> Option<String> {
     EXC_RE.captures(message).map(|c| c[1].to_string())
 }
 

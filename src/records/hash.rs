@@ -10,7 +10,7 @@ const SCHEME: &str = "errbook-verify-1";
 
 /// The snippets a runnable snippet's program is made of: its `after=` ancestors, oldest first,
 /// then itself. A broken or cyclic chain stops where it breaks (`check` reports it).
-pub fn chain<'a>(page_snippets: &'a [Snippet], s: &'a Snippet) -> Vec<&'a Snippet> {
+pub(crate) fn chain<'a>(page_snippets: &'a [Snippet], s: &'a Snippet) -> Vec<&'a Snippet> {
     let mut out = vec![s];
     let mut cur = s;
     while let Some(after) = cur.run.as_ref().and_then(|r| r.after.as_deref()) {
@@ -32,7 +32,7 @@ pub fn chain<'a>(page_snippets: &'a [Snippet], s: &'a Snippet) -> Vec<&'a Snippe
 }
 
 /// The program a chain runs: the code of each block in order (hidden setup lines included).
-pub fn program(chain: &[&Snippet]) -> String {
+pub(crate) fn program(chain: &[&Snippet]) -> String {
     let mut p = String::new();
     for s in chain {
         p.push_str(&s.code);
@@ -45,7 +45,7 @@ pub fn program(chain: &[&Snippet]) -> String {
 
 /// The environment a chain runs with: variables of the ancestors, then the snippet's own (later
 /// wins), and the most GPUs any block of the chain needs.
-pub fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
+pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
     let last = chain.last()?.run.clone()?;
     let mut env: Vec<(String, String)> = Vec::new();
     let mut gpus = last.gpus;
@@ -63,7 +63,7 @@ pub fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
 
 /// Hex SHA-256 of what decides the run of `s` (see the module comment). Empty for a snippet that
 /// is not runnable.
-pub fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
+pub(crate) fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
     let ch = chain(page_snippets, s);
     let Some(spec) = effective(&ch) else {
         return String::new();

@@ -3,12 +3,12 @@
 //! decides a run, and so a record's key), `set` (the records of a catalog and each snippet's
 //! status), `store` (file names and writing).
 
-pub mod hash;
-pub mod record;
-pub mod set;
-pub mod store;
-pub mod verdict;
+pub(crate) mod hash;
+pub(crate) mod record;
+pub(crate) mod set;
+pub(crate) mod store;
+pub(crate) mod verdict;
 
 pub use record::{Environment, RaisedError, Record};
-pub use set::{RecordSet, Status};
+pub(crate) use set::{RecordSet, Status};
 pub use verdict::Verdict;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// What the site knows about one runnable snippet.
 #[derive(Debug, Clone)]
-pub enum Status<'a> {
+pub(crate) enum Status<'a> {
     /// A record for the snippet as it is now.
     Fresh(&'a Record),
     /// A record exists for this snippet's page position, but the snippet changed since.
@@ -20,7 +20,7 @@ pub enum Status<'a> {
 }
 
 #[derive(Debug, Default)]
-pub struct RecordSet {
+pub(crate) struct RecordSet {
     pub records: Vec<Record>,
     /// Path of each record (relative to the root), parallel to `records`.
     pub paths: Vec<PathBuf>,
@@ -33,7 +33,7 @@ pub struct RecordSet {
 impl RecordSet {
     /// Read every record under `<root>/<records_dir>`; a missing folder is an empty set. A file
     /// that is not a record is listed in `unreadable` (reported by `check`), never fatal.
-    pub fn load(root: &Path, cfg: &crate::core::config::Config) -> crate::Result<RecordSet> {
+    pub(crate) fn load(root: &Path, cfg: &crate::core::config::Config) -> crate::Result<RecordSet> {
         let dir = root.join(&cfg.verify.records_dir);
         let mut set = RecordSet::default();
         if !dir.is_dir() {
@@ -77,14 +77,14 @@ impl RecordSet {
     }
 
     /// The record of exactly this run (page and hash), if any.
-    pub fn get(&self, page: &PageRef, hash: &str) -> Option<&Record> {
+    pub(crate) fn get(&self, page: &PageRef, hash: &str) -> Option<&Record> {
         self.by_hash
             .get(&(page.clone(), hash.to_string()))
             .map(|&i| &self.records[i])
     }
 
     /// The status of snippet `s` of `page` (the hash covers its continuation chain).
-    pub fn status(&self, page: &PageRef, snippets: &[Snippet], s: &Snippet) -> Status<'_> {
+    pub(crate) fn status(&self, page: &PageRef, snippets: &[Snippet], s: &Snippet) -> Status<'_> {
         if s.run.is_none() {
             return Status::Missing;
         }
@@ -100,7 +100,7 @@ impl RecordSet {
 
     /// Records that match no runnable snippet of `catalog` as it is now (their snippet changed
     /// or went away), as positions in `records`.
-    pub fn orphans(&self, catalog: &Catalog) -> Vec<usize> {
+    pub(crate) fn orphans(&self, catalog: &Catalog) -> Vec<usize> {
         let mut live: HashSet<(PageRef, String)> = HashSet::new();
         for page in catalog.pages() {
             let snippets = page.snippets();

@@ -30,7 +30,7 @@ fn safe(s: &str) -> String {
 }
 
 /// The record's file, relative to the records folder.
-pub fn rel_path(rec: &Record) -> PathBuf {
+pub(crate) fn rel_path(rec: &Record) -> PathBuf {
     let mut p = PathBuf::from(match rec.page.kind {
         PageKind::Entry => "entries",
         PageKind::Article => "articles",
@@ -45,7 +45,7 @@ pub fn rel_path(rec: &Record) -> PathBuf {
 
 /// The snippet part of a record file name written by `rel_path`: `snippet-3` of
 /// `snippet-3.0123456789abcdef.json`; None for any other name.
-pub fn snippet_of_file_name(name: &str) -> Option<&str> {
+pub(crate) fn snippet_of_file_name(name: &str) -> Option<&str> {
     let stem = name.strip_suffix(".json")?;
     let (snippet, hash) = stem.rsplit_once('.')?;
     let is_hash = hash.len() == HASH_PREFIX && hash.chars().all(|c| c.is_ascii_hexdigit());
@@ -55,7 +55,7 @@ pub fn snippet_of_file_name(name: &str) -> Option<&str> {
 /// Write `rec` under `dir` (the records folder; pretty JSON, trailing newline) and, when
 /// `supersede`, remove the older records of the same snippet position that it replaces.
 /// Returns the path written.
-pub fn write(dir: &Path, rec: &Record, supersede: bool) -> Result<PathBuf> {
+pub(crate) fn write(dir: &Path, rec: &Record, supersede: bool) -> Result<PathBuf> {
     let path = dir.join(rel_path(rec));
     let mut text = serde_json::to_string_pretty(rec)
         .map_err(|e| crate::core::error::Error::Other(e.to_string()))?;

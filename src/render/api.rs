@@ -37,7 +37,7 @@ struct Site<'a> {
 }
 
 #[derive(Serialize)]
-pub struct Catalog<'a> {
+pub(crate) struct Catalog<'a> {
     site: Site<'a>,
     entries: Vec<CatalogEntry<'a>>,
     articles: Vec<CatalogArticle<'a>>,
@@ -45,7 +45,7 @@ pub struct Catalog<'a> {
 
 /// /api/catalog.json: every entry and article with its URL (site paths, relative to the root);
 /// `discussed[i]`: the IDs of the entries article `i` discusses, best first.
-pub fn catalog<'a>(
+pub(crate) fn catalog<'a>(
     cat: &'a crate::core::model::Catalog,
     discussed: &'a [Vec<&'a str>],
     cfg: &'a crate::core::config::Config,
@@ -90,7 +90,7 @@ pub fn catalog<'a>(
 
 /// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
 /// verification state with its record.
-pub fn entry(v: &EntryView<'_>) -> Value {
+pub(crate) fn entry(v: &EntryView<'_>) -> Value {
     let e = v.entry;
     let verification: Vec<Value> = v
         .snippets

@@ -18,10 +18,10 @@ struct Discussed {
     origin: String,
 }
 
-pub fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
+pub(crate) fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
     let a = v.article;
     let path = crate::core::urls::article(&a.id);
-    let ctx = r.page_ctx(path.clone(), &v.snippets);
+    let ctx = r.page_ctx(path.clone());
     let place = Place {
         catalog: r.catalog,
         page: &path,

@@ -68,17 +68,17 @@ struct Discussion {
 
 /// Another entry, for the Related lists of entry and article pages.
 #[derive(Serialize)]
-pub struct Related {
+pub(crate) struct Related {
     pub href: String,
     pub message: String,
     pub id: String,
     pub why: String,
 }
 
-pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
+pub(crate) fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     let e = v.entry;
     let path = urls::entry(&e.id);
-    let ctx = r.page_ctx(path.clone(), &v.snippets);
+    let ctx = r.page_ctx(path.clone());
     let place = Place {
         catalog: r.catalog,
         page: &path,
@@ -234,7 +234,7 @@ fn meta(ctx: &PageCtx<'_>, e: &crate::core::model::Entry) -> Vec<Meta> {
 }
 
 /// The view of the block a Markdown code block came from (same info string and shown code).
-pub fn find_snippet<'v, 'a>(
+pub(crate) fn find_snippet<'v, 'a>(
     views: &'v [SnippetView<'a>],
     info: &str,
     text: &str,
@@ -319,7 +319,7 @@ fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
 }
 
 /// Related entries as the Related lists show them.
-pub fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
+pub(crate) fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
     rel.iter()
         .map(|r| Related {
             href: ctx.href(&urls::entry(&r.entry.id)),

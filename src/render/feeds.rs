@@ -6,7 +6,7 @@ use crate::core::model::Catalog;
 use crate::render::escape as esc;
 
 /// `paths`: site paths of every HTML page.
-pub fn sitemap(cfg: &Config, paths: &[String]) -> String {
+pub(crate) fn sitemap(cfg: &Config, paths: &[String]) -> String {
     let mut s = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -24,7 +24,7 @@ pub fn sitemap(cfg: &Config, paths: &[String]) -> String {
     s
 }
 
-pub fn atom(cfg: &Config, cat: &Catalog) -> String {
+pub(crate) fn atom(cfg: &Config, cat: &Catalog) -> String {
     let mut arts: Vec<_> = cat.articles.iter().collect();
     arts.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
     let base = &cfg.site.base_url;

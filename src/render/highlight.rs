@@ -27,7 +27,7 @@ fn syntax_for(lang: &str) -> &'static SyntaxReference {
 }
 
 /// `code` as HTML spans (no `<pre>` around it). Plain text for unknown languages.
-pub fn highlight(code: &str, lang: &str) -> String {
+pub(crate) fn highlight(code: &str, lang: &str) -> String {
     let syntax = syntax_for(lang);
     if syntax.name == "Plain Text" {
         return super::escape(code);
@@ -48,14 +48,14 @@ pub fn highlight(code: &str, lang: &str) -> String {
 /// `set_start_method('spawn')` under several entries); a block that occurs more than once is
 /// highlighted once. Blocks seen once are not kept, so memory stays flat on large catalogs.
 #[derive(Default)]
-pub struct Memo {
+pub(crate) struct Memo {
     /// `lang \0 code` of every repeated block -> its HTML, filled on first use by any thread.
     repeated: HashMap<String, OnceLock<Arc<str>>>,
 }
 
 impl Memo {
     /// The repeated blocks of `catalog`; `default_lang` stands for a fence without a language.
-    pub fn for_catalog(catalog: &Catalog, default_lang: &str) -> Memo {
+    pub(crate) fn for_catalog(catalog: &Catalog, default_lang: &str) -> Memo {
         let mut seen: HashMap<String, bool> = HashMap::new();
         let snippets = catalog
             .entries
@@ -82,7 +82,7 @@ impl Memo {
     }
 
     /// `highlight(code, lang)`, computed once per repeated block.
-    pub fn highlight(&self, code: &str, lang: &str) -> Arc<str> {
+    pub(crate) fn highlight(&self, code: &str, lang: &str) -> Arc<str> {
         if self.repeated.is_empty() {
             return highlight(code, lang).into();
         }
@@ -102,7 +102,7 @@ fn key(lang: &str, code: &str) -> String {
 }
 
 /// The two stylesheets: (`syntax-light.css`, `syntax-dark.css`).
-pub fn stylesheets() -> crate::Result<(String, String)> {
+pub(crate) fn stylesheets() -> crate::Result<(String, String)> {
     let themes = ThemeSet::load_defaults();
     let css = |name: &str| -> crate::Result<String> {
         let theme = themes

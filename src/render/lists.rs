@@ -28,7 +28,7 @@ struct Group {
 
 /// A way of grouping entries, with its index page.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Facet {
+pub(crate) enum Facet {
     Domain,
     Category,
     Code,
@@ -69,7 +69,7 @@ impl Facet {
 
 /// What one list page shows.
 #[derive(Debug, Clone)]
-pub enum ListKind {
+pub(crate) enum ListKind {
     /// The entries of one domain, category or code (the key).
     Facet(Facet, String),
     FacetIndex(Facet),
@@ -81,13 +81,13 @@ pub enum ListKind {
 }
 
 #[derive(Debug, Clone)]
-pub struct ListPage {
+pub(crate) struct ListPage {
     pub path: String,
     pub kind: ListKind,
 }
 
 /// The catalog grouped for list pages, and the list of those pages.
-pub struct Lists<'c> {
+pub(crate) struct Lists<'c> {
     groups: [BTreeMap<&'c str, Vec<&'c Entry>>; 3],
     /// Articles, newest first.
     articles: Vec<&'c Article>,
@@ -99,7 +99,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 impl<'c> Lists<'c> {
-    pub fn new(cat: &'c Catalog) -> Lists<'c> {
+    pub(crate) fn new(cat: &'c Catalog) -> Lists<'c> {
         let groups = Facet::ALL.map(|f| {
             let mut m: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
             for e in &cat.entries {
@@ -148,7 +148,7 @@ impl<'c> Lists<'c> {
     }
 
     /// The page for `lp`, its context built now.
-    pub fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
+    pub(crate) fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
         let b = ListBuilder { lists: self, r, lp };
         Ok(match &lp.kind {
             ListKind::Facet(f, k) => b.facet(*f, k),

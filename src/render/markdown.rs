@@ -9,20 +9,20 @@ use std::collections::HashMap;
 
 /// One heading of the table of contents.
 #[derive(Debug, Clone, Serialize)]
-pub struct TocItem {
+pub(crate) struct TocItem {
     pub level: u8,
     pub id: String,
     pub title: String,
 }
 
 #[derive(Debug, Default)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     pub html: String,
     pub toc: Vec<TocItem>,
 }
 
 /// Where the Markdown is rendered: for links relative to the page.
-pub struct Place<'a> {
+pub(crate) struct Place<'a> {
     pub catalog: &'a Catalog,
     /// Site path of the page (`articles/x/`).
     pub page: &'a str,
@@ -30,7 +30,7 @@ pub struct Place<'a> {
 }
 
 /// Render `md`; `code(k, info, text)` gives the HTML of the k-th code block (0-based, in order).
-pub fn render(
+pub(crate) fn render(
     md: &str,
     place: &Place<'_>,
     code: impl FnMut(usize, &str, &str) -> String,
@@ -284,7 +284,7 @@ fn rewrite_link(dest: &str, kind: LinkType, place: &Place<'_>) -> Option<String>
 }
 
 /// A heading anchor: lowercase words joined by `-` (`1. Explanation:` -> `1-explanation`).
-pub fn anchor(text: &str) -> String {
+pub(crate) fn anchor(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         if c.is_alphanumeric() {
@@ -306,7 +306,7 @@ pub fn anchor(text: &str) -> String {
 
 /// Text the catalog writes as a plain sentence (a workaround's bold summary): escaped, with
 /// backtick spans as code. Not Markdown, so `__name__` stays `__name__`.
-pub fn plain(text: &str) -> String {
+pub(crate) fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 1 {
@@ -318,19 +318,6 @@ pub fn plain(text: &str) -> String {
         }
     }
     out
-}
-
-/// Markdown inline text (a summary, a table cell) to HTML without the `<p>` wrapper.
-pub fn inline(md: &str) -> String {
-    let mut html = String::new();
-    let events = Parser::new_ext(md, crate::parse::snippet::markdown_options()).filter(|e| {
-        !matches!(
-            e,
-            Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph)
-        )
-    });
-    pulldown_cmark::html::push_html(&mut html, events);
-    html.trim_end().to_string()
 }
 
 #[cfg(test)]
@@ -367,10 +354,5 @@ mod tests {
             plain("if __name__ == '__main__': `f(x)` <b>"),
             "if __name__ == &#39;__main__&#39;: <code>f(x)</code> &lt;b&gt;"
         );
-    }
-
-    #[test]
-    fn inline_strips_paragraph() {
-        assert_eq!(inline("a `b` **c**"), "a <code>b</code> <strong>c</strong>");
     }
 }

@@ -6,24 +6,24 @@
 //! pages), `feeds` (sitemap, Atom), `api` (JSON); `markdown`, `highlight` and `snippet` are the
 //! pieces pages are made of.
 
-pub mod api;
-pub mod article;
-pub mod entry;
-pub mod feeds;
-pub mod highlight;
-pub mod lists;
-pub mod markdown;
-pub mod snippet;
+pub(crate) mod api;
+pub(crate) mod article;
+pub(crate) mod entry;
+pub(crate) mod feeds;
+pub(crate) mod highlight;
+pub(crate) mod lists;
+pub(crate) mod markdown;
+pub(crate) mod snippet;
 
 use crate::core::config::Config;
 use crate::core::model::Catalog;
-use crate::view::{ArticleView, EntryView, SnippetView};
+use crate::view::{ArticleView, EntryView};
 use crate::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
 
 /// Everything a page needs, shared by all pages of one build.
-pub struct Renderer<'a> {
+pub(crate) struct Renderer<'a> {
     pub cfg: &'a Config,
     /// For content links in Markdown (`@/errors/...`) and the list pages.
     pub catalog: &'a Catalog,
@@ -34,17 +34,16 @@ pub struct Renderer<'a> {
     pub highlights: highlight::Memo,
 }
 
-/// One page being rendered: where it is (for relative links) and the views of its code blocks.
-pub struct PageCtx<'a> {
+/// One page being rendered: the renderer, and where the page is (for relative links).
+pub(crate) struct PageCtx<'a> {
     pub r: &'a Renderer<'a>,
     /// Site path (`errors/pytorch/x/`, `404.html`).
     pub path: String,
-    pub snippets: &'a [SnippetView<'a>],
 }
 
 impl PageCtx<'_> {
     /// A relative link from this page to a site path.
-    pub fn href(&self, to: &str) -> String {
+    pub(crate) fn href(&self, to: &str) -> String {
         crate::core::urls::href(&self.path, to, self.r.offline)
     }
 }
@@ -69,7 +68,7 @@ struct Base<'a> {
 }
 
 /// One output page: a site path and its template context.
-pub struct Page {
+pub(crate) struct Page {
     pub path: String,
     pub template: &'static str,
     pub title: String,
@@ -79,7 +78,7 @@ pub struct Page {
 }
 
 impl<'a> Renderer<'a> {
-    pub fn new(
+    pub(crate) fn new(
         root: &Path,
         cfg: &'a Config,
         catalog: &'a Catalog,
@@ -106,17 +105,13 @@ impl<'a> Renderer<'a> {
         })
     }
 
-    pub fn page_ctx(&'a self, path: String, snippets: &'a [SnippetView<'a>]) -> PageCtx<'a> {
-        PageCtx {
-            r: self,
-            path,
-            snippets,
-        }
+    pub(crate) fn page_ctx(&'a self, path: String) -> PageCtx<'a> {
+        PageCtx { r: self, path }
     }
 
     /// Render one page to HTML (the base context is added here).
-    pub fn render(&self, page: &Page) -> Result<String> {
-        let p = self.page_ctx(page.path.clone(), &[]);
+    pub(crate) fn render(&self, page: &Page) -> Result<String> {
+        let p = self.page_ctx(page.path.clone());
         let root = if page.path == "404.html" && !self.offline {
             // 404.html is served at any depth: link from the site's base path.
             base_path(&self.cfg.site.base_url)
@@ -167,7 +162,7 @@ impl<'a> Renderer<'a> {
 
 /// HTML escaping for templates: the five characters that matter, nothing else (Tera's default
 /// also escapes `/`, which makes every URL unreadable in the source).
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
@@ -209,17 +204,17 @@ fn tera_chain(e: &tera::Error) -> String {
 
 impl Renderer<'_> {
     /// An entry's page: (site path, HTML).
-    pub fn entry(&self, v: &EntryView<'_>) -> Result<(String, String)> {
+    pub(crate) fn entry(&self, v: &EntryView<'_>) -> Result<(String, String)> {
         self.finish(entry::page(self, v)?)
     }
 
     /// An article's page: (site path, HTML).
-    pub fn article(&self, v: &ArticleView<'_>) -> Result<(String, String)> {
+    pub(crate) fn article(&self, v: &ArticleView<'_>) -> Result<(String, String)> {
         self.finish(article::page(self, v)?)
     }
 
     /// List page `i` of `self.lists.pages`: (site path, HTML).
-    pub fn list(&self, i: usize) -> Result<(String, String)> {
+    pub(crate) fn list(&self, i: usize) -> Result<(String, String)> {
         let lp = self
             .lists
             .pages

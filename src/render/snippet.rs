@@ -11,7 +11,12 @@ use crate::view::SnippetView;
 
 /// The HTML of a code block. `view` is None for a block the parser did not keep.
 /// The block's label ("Example 1: ...") is not repeated: the page shows it just above.
-pub fn render(ctx: &PageCtx<'_>, view: Option<&SnippetView<'_>>, info: &str, text: &str) -> String {
+pub(crate) fn render(
+    ctx: &PageCtx<'_>,
+    view: Option<&SnippetView<'_>>,
+    info: &str,
+    text: &str,
+) -> String {
     let snippet = view.map(|v| v.snippet);
     let lang = info.split_whitespace().next().unwrap_or("");
     let lang = if lang.is_empty() {
@@ -131,7 +136,7 @@ fn run_box(v: &SnippetView<'_>) -> String {
 
 /// What the run found, the error it raised (the innermost cause, and crashed children),
 /// duration, environment, date and the log of one record.
-pub fn record_details(rec: &Record) -> String {
+pub(crate) fn record_details(rec: &Record) -> String {
     let mut out = String::new();
     if !rec.finding.is_empty() {
         out.push_str(&format!("<p class=\"finding\">{}</p>", esc(&rec.finding)));
@@ -188,7 +193,7 @@ pub fn record_details(rec: &Record) -> String {
     out
 }
 
-pub fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }

@@ -17,10 +17,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// BM25 saturation.
-pub const K1: f64 = 1.2;
+pub(crate) const K1: f64 = 1.2;
 
 /// Field weights: what a match in each field is worth.
-pub const FIELDS: &[(&str, f64, f64)] = &[
+pub(crate) const FIELDS: &[(&str, f64, f64)] = &[
     // (name, weight, length normalisation b)
     ("message", 4.0, 0.5),
     ("aliases", 3.0, 0.5),

@@ -3,23 +3,25 @@
 //! `errbook search`. Stages: `normalise` (pasted text -> error template), `tokenise` (template ->
 //! terms), `format` (the inverted index with BM25F impacts), `rank` (a query against it).
 
-pub mod format;
-pub mod normalise;
-pub mod rank;
-pub mod tokenise;
+pub(crate) mod format;
+pub(crate) mod normalise;
+pub(crate) mod rank;
+mod tokenise;
 
 use crate::core::config::Config;
 use crate::core::model::Catalog;
 use crate::core::output::OutFile;
 use crate::link::Graph;
 
-pub use format::Index;
+pub use format::{build, Art, Doc, Index};
+pub use normalise::Detected;
+pub use rank::{search, Answer, Hit};
 
 /// The global the offline script sets.
-pub const OFFLINE_GLOBAL: &str = "errbookIndex";
+pub(crate) const OFFLINE_GLOBAL: &str = "errbookIndex";
 
 /// The search files of the site (index data and its loader), paths relative to the output dir.
-pub fn output_files(
+pub(crate) fn output_files(
     catalog: &Catalog,
     graph: &Graph,
     cfg: &Config,

@@ -91,7 +91,7 @@ static REPEAT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Strip ANSI colours and log prefixes from one line.
-pub fn clean_line(line: &str) -> String {
+pub(crate) fn clean_line(line: &str) -> String {
     let mut s = ANSI.replace_all(line, "").trim().to_string();
     loop {
         let next = match PREFIX.find(&s) {
@@ -113,7 +113,7 @@ struct Candidate {
 }
 
 /// Find the reported error in pasted text and turn it into a template.
-pub fn normalise(text: &str) -> Detected {
+pub(crate) fn normalise(text: &str) -> Detected {
     let lines: Vec<String> = text.lines().map(clean_line).collect();
     let candidates = candidates(&lines);
     // The last exception that is not a wrapper of another one; a wrapper if that is all.
@@ -222,7 +222,7 @@ fn without_frames(lines: &[String]) -> Vec<&str> {
 }
 
 /// Replace what varies between runs by placeholders; keep the wording.
-pub fn template(message: &str) -> String {
+pub(crate) fn template(message: &str) -> String {
     let s = URL.replace_all(message, "<url>");
     let s = PATH.replace_all(&s, "<path>");
     let s = QUOTED.replace_all(&s, |c: &regex::Captures| {

@@ -9,11 +9,11 @@ use crate::search::format::Index;
 use crate::search::normalise::{self, Detected};
 use crate::search::tokenise;
 
-pub const PREFIX_FACTOR: f64 = 0.8;
-pub const MAX_PREFIX: usize = 30;
-pub const TYPO1_FACTOR: f64 = 0.7;
-pub const TYPO2_FACTOR: f64 = 0.5;
-pub const MAX_QUERY_TERMS: usize = 48;
+pub(crate) const PREFIX_FACTOR: f64 = 0.8;
+pub(crate) const MAX_PREFIX: usize = 30;
+pub(crate) const TYPO1_FACTOR: f64 = 0.7;
+pub(crate) const TYPO2_FACTOR: f64 = 0.5;
+pub(crate) const MAX_QUERY_TERMS: usize = 48;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
@@ -29,14 +29,14 @@ pub struct Answer {
     pub hits: Vec<Hit>,
 }
 
-pub fn idf(n: usize, df: usize) -> f64 {
+pub(crate) fn idf(n: usize, df: usize) -> f64 {
     let n = n as f64;
     let df = df.max(1) as f64;
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// Optimal string alignment distance, giving up above `max`.
-pub fn osa(a: &[u8], b: &[u8], max: usize) -> usize {
+pub(crate) fn osa(a: &[u8], b: &[u8], max: usize) -> usize {
     let (n, m) = (a.len(), b.len());
     if n.abs_diff(m) > max {
         return max + 1;
@@ -69,7 +69,7 @@ pub fn osa(a: &[u8], b: &[u8], max: usize) -> usize {
 }
 
 /// The terms a query term stands for: (term number, factor).
-pub fn expand(idx: &Index, q: &str, last: bool) -> Vec<(usize, f64)> {
+pub(crate) fn expand(idx: &Index, q: &str, last: bool) -> Vec<(usize, f64)> {
     let terms = &idx.terms;
     let mut out = Vec::new();
     let start = terms.partition_point(|t| t.as_str() < q);
@@ -102,7 +102,7 @@ pub fn expand(idx: &Index, q: &str, last: bool) -> Vec<(usize, f64)> {
 }
 
 /// The query's terms: tokens of the normalised text, first occurrence of each.
-pub fn query_terms(detected: &Detected) -> Vec<String> {
+pub(crate) fn query_terms(detected: &Detected) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     tokenise::tokens(&detected.template)
         .into_iter()

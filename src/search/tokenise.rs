@@ -20,7 +20,7 @@ const STOP: &[&str] = &[
 const SUFFIXES: &[&str] = &["ations", "ation", "ings", "ing", "ed", "es", "s", "e"];
 
 /// Fold a few English suffixes (only on words of 4+ letters, leaving a stem of 3+).
-pub fn stem(w: &str) -> String {
+pub(super) fn stem(w: &str) -> String {
     if w.len() < 4 || w.bytes().any(|b| b.is_ascii_digit()) {
         return w.to_string();
     }
@@ -37,7 +37,7 @@ fn keep(w: &str) -> bool {
 }
 
 /// The terms of a text, in order, with repeats (term frequency counts at index time).
-pub fn tokens(text: &str) -> Vec<String> {
+pub(super) fn tokens(text: &str) -> Vec<String> {
     let lower = PLACEHOLDER.replace_all(text, " ").to_ascii_lowercase();
     let mut out = Vec::new();
     for m in WORD.find_iter(&lower) {

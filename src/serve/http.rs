@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const RELOAD_PATH: &str = "/__errbook/reload";
+pub(super) const RELOAD_PATH: &str = "/__errbook/reload";
 const SCRIPT_PATH: &str = "/__errbook/livereload.js";
 
 /// Long-polls the server; reloads the page after a good rebuild, shows the errors of a bad one.
@@ -49,7 +49,7 @@ const LIVERELOAD_JS: &str = r#"(function () {
 /// Serve `root` on `listener` from a background thread: every connection is handled
 /// concurrently (a page opens several at once, and long polls wait for minutes), so no request
 /// waits behind another. Returns once the server runs.
-pub fn spawn(
+pub(super) fn spawn(
     listener: std::net::TcpListener,
     root: PathBuf,
     reload: Arc<Reload>,

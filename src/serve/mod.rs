@@ -5,8 +5,11 @@
 //! into rebuilds; `reload` is the shared state the two talk through; `event` is what the loop
 //! tells its caller.
 
-pub mod event;
-pub mod http;
-pub mod reload;
-pub mod run;
-pub mod watch;
+mod event;
+mod http;
+mod reload;
+mod run;
+mod watch;
+
+pub use event::{Event, Sink};
+pub use run::{run, Options};

@@ -5,7 +5,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct State {
+pub(super) struct State {
     /// Goes up by one after every rebuild, successful or not.
     pub generation: u64,
     /// The last build's errors as plain text (empty when it succeeded).
@@ -13,18 +13,18 @@ pub struct State {
 }
 
 #[derive(Default)]
-pub struct Reload {
+pub(super) struct Reload {
     state: Mutex<State>,
     changed: Condvar,
 }
 
 impl Reload {
-    pub fn current(&self) -> State {
+    pub(super) fn current(&self) -> State {
         self.state.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
     /// Record a rebuild and wake every waiting page.
-    pub fn publish(&self, errors: String) {
+    pub(super) fn publish(&self, errors: String) {
         if let Ok(mut s) = self.state.lock() {
             s.generation += 1;
             s.errors = errors;
@@ -33,7 +33,7 @@ impl Reload {
     }
 
     /// Wait until the generation differs from `seen`, or `timeout` passes; returns the state.
-    pub fn wait_change(&self, seen: u64, timeout: Duration) -> State {
+    pub(super) fn wait_change(&self, seen: u64, timeout: Duration) -> State {
         let Ok(guard) = self.state.lock() else {
             return State::default();
         };

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// The paths under `root` a build depends on (those that exist).
-pub fn watched(root: &Path, cfg: &crate::core::config::Config) -> Vec<PathBuf> {
+pub(super) fn watched(root: &Path, cfg: &crate::core::config::Config) -> Vec<PathBuf> {
     [
         root.join("content"),
         root.join("themes"),
@@ -24,7 +24,7 @@ pub fn watched(root: &Path, cfg: &crate::core::config::Config) -> Vec<PathBuf> {
 
 /// Block forever, calling `on_change` with each debounced batch of changed paths, and
 /// `on_error` with what the watcher reports.
-pub fn run(
+pub(super) fn run(
     paths: &[PathBuf],
     mut on_change: impl FnMut(Vec<PathBuf>),
     on_error: impl Fn(String),

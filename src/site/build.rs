@@ -38,7 +38,7 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
 }
 
 /// `build`, also handing back what it read (for incremental rebuilds).
-pub fn build_keep(
+pub(super) fn build_keep(
     root: &Path,
     cfg: &Config,
     opts: &BuildOptions,
@@ -92,7 +92,7 @@ fn build_inner(
 }
 
 /// Render every page and file of the site into `stage`; returns (pages, files).
-pub fn render_into(
+pub(super) fn render_into(
     root: &Path,
     cfg: &Config,
     analysis: &Analysis,
@@ -139,7 +139,7 @@ pub fn render_into(
 
 /// One unit of rendering work; each resolves its view in the worker that renders it.
 #[derive(Debug, Clone, Copy)]
-pub enum Job {
+pub(super) enum Job {
     Entry(usize),
     Article(usize),
     /// Index into the renderer's list pages.
@@ -147,7 +147,7 @@ pub enum Job {
 }
 
 /// Every page of the site, in a stable order: entries, articles, list pages.
-pub fn jobs(cat: &crate::core::model::Catalog, lists: usize) -> Vec<Job> {
+pub(super) fn jobs(cat: &crate::core::model::Catalog, lists: usize) -> Vec<Job> {
     let mut out: Vec<Job> = (0..cat.entries.len()).map(Job::Entry).collect();
     out.extend((0..cat.articles.len()).map(Job::Article));
     out.extend((0..lists).map(Job::List));
@@ -155,14 +155,14 @@ pub fn jobs(cat: &crate::core::model::Catalog, lists: usize) -> Vec<Job> {
 }
 
 /// What one job makes: a page (its site path and HTML) and, for an entry, its JSON.
-pub struct JobOutput {
+pub(super) struct JobOutput {
     pub path: String,
     pub html: String,
     pub json: Option<OutFile>,
 }
 
 /// Resolve the job's view once, and render its page (and an entry's JSON) from it.
-pub fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> Result<JobOutput> {
+pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> Result<JobOutput> {
     let cat = resolver.catalog;
     let missing = || crate::Error::Other(format!("no page for {job:?}"));
     Ok(match *job {
@@ -200,7 +200,7 @@ pub fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> Result<J
 
 /// Which catalog-wide files to make (a full build makes all; an incremental one what changed).
 #[derive(Debug, Clone, Copy)]
-pub struct Wanted {
+pub(super) struct Wanted {
     pub catalog: bool,
     pub links: bool,
     pub sitemap: bool,
@@ -209,7 +209,7 @@ pub struct Wanted {
 }
 
 impl Wanted {
-    pub const ALL: Wanted = Wanted {
+    pub(super) const ALL: Wanted = Wanted {
         catalog: true,
         links: true,
         sitemap: true,
@@ -220,7 +220,7 @@ impl Wanted {
 
 /// The files made from the whole catalog: catalog and graph JSON, sitemap, feed, search index.
 /// `paths`: site paths of every page.
-pub fn catalog_files(
+pub(super) fn catalog_files(
     cfg: &Config,
     resolver: &Resolver<'_>,
     paths: &[String],
@@ -254,6 +254,6 @@ pub fn catalog_files(
     Ok(out)
 }
 
-pub fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
+pub(super) fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
     serde_json::to_vec_pretty(v).map_err(|e| crate::Error::Other(format!("JSON: {e}")))
 }

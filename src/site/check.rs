@@ -18,8 +18,13 @@ pub fn check(root: &Path, cfg: &Config) -> crate::Result<Analysis> {
     Ok(analysis)
 }
 
+/// `check --links FILE`: the links of one file with their evidence, and the candidates left out.
+pub fn explain_links(analysis: &Analysis, file: &Path) -> String {
+    crate::link::explain::explain(&analysis.catalog, &analysis.graph, file)
+}
+
 /// The record diagnostics of `analysis` against `set`.
-pub fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
+pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let sources: HashMap<&Path, &std::sync::Arc<str>> = analysis
         .files

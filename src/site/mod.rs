@@ -1,11 +1,15 @@
 //! Site: one build of the whole site (`build`), the stages that only read (`analysis`),
-//! incremental rebuilds for `serve` (`rebuild`), and `check`'s view of the records (`check`).
+//! incremental rebuilds for `serve` (`rebuild`), `check` with its view of the records (`check`),
+//! and the terminal's search (`query`).
 
-pub mod analysis;
-pub mod build;
-pub mod check;
-pub mod rebuild;
-pub mod search;
+mod analysis;
+mod build;
+mod check;
+mod query;
+mod rebuild;
 
 pub use analysis::{analyse, Analysis};
 pub use build::{build, BuildOptions, BuildReport};
+pub use check::{check, explain_links};
+pub use query::{search, Answer, Hit};
+pub use rebuild::{Live, Update};

@@ -7,7 +7,7 @@ use crate::records::{RaisedError, Verdict};
 
 /// The facts of one finished run.
 #[derive(Debug, Clone, Default)]
-pub struct Outcome {
+pub(super) struct Outcome {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
@@ -16,7 +16,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// The main process failed, or a child process crashed.
-    pub fn failed(&self) -> bool {
+    pub(super) fn failed(&self) -> bool {
         self.exit_status != Some(0) || !self.raised.children.is_empty()
     }
 
@@ -30,7 +30,7 @@ impl Outcome {
     }
 
     /// How the run ended, in words.
-    pub fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         if self.timed_out {
             return "ran past its time limit and was killed".into();
         }
@@ -91,7 +91,7 @@ fn matches(e: &RaisedError, exception: Option<&str>, fragment: Option<&str>) -> 
 }
 
 /// The verdict and a sentence saying why.
-pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
+pub(super) fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
     if o.timed_out {
         return (Verdict::TimedOut, format!("The run {}.", o.describe()));
     }

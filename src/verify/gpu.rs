@@ -26,7 +26,7 @@ fn output(cmd: &mut Command) -> Option<String> {
 }
 
 /// GPUs as nvidia-smi lists them; none when it is missing or fails.
-pub fn detect_gpus() -> (Vec<Gpu>, String, String) {
+pub(super) fn detect_gpus() -> (Vec<Gpu>, String, String) {
     let Some(list) = output(Command::new("nvidia-smi").args([
         "--query-gpu=index,name,memory.total,driver_version",
         "--format=csv,noheader,nounits",
@@ -60,7 +60,7 @@ pub fn detect_gpus() -> (Vec<Gpu>, String, String) {
 const PROBE: &str = "import platform\nprint(platform.python_version())\ntry:\n    import torch\n    print(torch.__version__)\n    print(torch.version.cuda or '')\nexcept Exception:\n    print('')\n    print('')\n";
 
 /// Detect the host; `only` restricts (or, for tests, names) the GPU indices to use.
-pub fn detect(python: &[String], only: Option<&[u32]>) -> Host {
+pub(super) fn detect(python: &[String], only: Option<&[u32]>) -> Host {
     let (mut gpus, driver, cuda_driver) = detect_gpus();
     if let Some(only) = only {
         let found = gpus.clone();

@@ -8,21 +8,21 @@
 //!
 //! The build reads records through `records::RecordSet` to show verdicts beside snippets.
 
-pub mod compare;
-pub mod gpu;
-pub mod options;
-pub mod plan;
-pub mod progress;
-pub(crate) mod record;
-pub(crate) mod report;
-pub mod runner;
-pub mod schedule;
-pub mod session;
-pub mod summary;
-pub mod traceback;
+mod compare;
+mod gpu;
+mod options;
+mod plan;
+mod progress;
+mod record;
+mod report;
+mod runner;
+mod schedule;
+mod session;
+mod summary;
+mod traceback;
 
 pub use options::{GpuSelection, Options, Runner, DEFAULT_LOG_BYTES};
-pub use plan::{Action, Plan, Unit};
+pub use plan::{Action, Plan, Unit, UP_TO_DATE};
 pub use progress::{Event, Progress};
 pub use session::run;
 pub use summary::{Done, Exit, Summary};

@@ -40,7 +40,7 @@ impl Unit {
 }
 
 /// Every runnable snippet of the catalog, in page order.
-pub fn extract(catalog: &Catalog) -> Vec<Unit> {
+pub(super) fn extract(catalog: &Catalog) -> Vec<Unit> {
     let mut out = Vec::new();
     for p in catalog.pages() {
         let (page, source, snippets) = (p.reference(), p.source(), p.snippets());
@@ -91,7 +91,12 @@ impl Action {
 }
 
 /// Decide each unit's action. `host_gpus`: GPUs this host offers.
-pub fn plan(units: &[Unit], records: &RecordSet, host_gpus: u32, force: bool) -> Vec<Action> {
+pub(super) fn plan(
+    units: &[Unit],
+    records: &RecordSet,
+    host_gpus: u32,
+    force: bool,
+) -> Vec<Action> {
     units
         .iter()
         .map(|u| {

@@ -17,7 +17,7 @@ pub struct Slot {
 /// Run `needs.len()` jobs, job `i` needing `needs[i]` GPUs (each at most `gpu_ids.len()`), at most
 /// `max_parallel` at a time. `run(i, gpus)` runs on a worker thread; `on_start` and `on_done` run
 /// on the calling thread in the order things happen. Returns the timeline.
-pub fn run_all<R: Send>(
+pub(super) fn run_all<R: Send>(
     needs: &[u32],
     gpu_ids: &[u32],
     max_parallel: usize,

@@ -32,7 +32,7 @@ const TB_CAP: usize = 4000;
 
 /// What the output says was raised.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Raised {
+pub(super) struct Raised {
     /// The main process's last exception (the one that ended it), if it printed one.
     pub final_error: Option<RaisedError>,
     /// Exceptions wrapped inside the final one, outermost first.
@@ -91,7 +91,7 @@ fn looks_like_exception(line: &str) -> bool {
 }
 
 /// Parse `text` (stdout and stderr interleaved).
-pub fn parse(text: &str) -> Raised {
+pub(super) fn parse(text: &str) -> Raised {
     let lines: Vec<&str> = text.lines().collect();
     let mut r = Reading::default();
     let mut i = 0;

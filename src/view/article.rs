@@ -6,7 +6,7 @@ use crate::core::model::{Article, Entry, Page};
 use crate::link::{Link, Node};
 
 #[derive(Debug, Clone)]
-pub struct ArticleView<'a> {
+pub(crate) struct ArticleView<'a> {
     pub article: &'a Article,
     /// Every code block of the article, in order (index = `Snippet::index`).
     pub snippets: Vec<SnippetView<'a>>,
@@ -16,7 +16,7 @@ pub struct ArticleView<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    pub fn article(&self, a: &'a Article) -> ArticleView<'a> {
+    pub(crate) fn article(&self, a: &'a Article) -> ArticleView<'a> {
         let discussed: Vec<(&'a Entry, &'a Link)> = self
             .graph
             .entries_for_article(&a.id)

@@ -8,7 +8,7 @@ use crate::link::{Link, Node};
 use crate::records::{Status, Verdict};
 
 #[derive(Debug, Clone)]
-pub struct EntryView<'a> {
+pub(crate) struct EntryView<'a> {
     pub entry: &'a Entry,
     /// Every code block of the entry, in order (index = `Snippet::index`).
     pub snippets: Vec<SnippetView<'a>>,
@@ -25,7 +25,7 @@ pub struct EntryView<'a> {
 
 /// A workaround or a dead end as its page shows it.
 #[derive(Debug, Clone)]
-pub struct FixView<'a> {
+pub(crate) struct FixView<'a> {
     pub number: usize,
     pub summary: &'a str,
     /// Success rate of a workaround, failure rate of a dead end.
@@ -43,7 +43,7 @@ pub struct FixView<'a> {
 
 /// How many of the entry's workarounds with runnable code their runs confirm.
 #[derive(Debug, Clone)]
-pub struct Verification<'a> {
+pub(crate) struct Verification<'a> {
     pub confirmed: usize,
     pub with_code: usize,
     pub workarounds: usize,
@@ -52,7 +52,7 @@ pub struct Verification<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    pub fn entry(&self, e: &'a Entry) -> EntryView<'a> {
+    pub(crate) fn entry(&self, e: &'a Entry) -> EntryView<'a> {
         let snippets = self.snippets(Page::Entry(e));
         let mut workarounds: Vec<FixView<'a>> = e
             .workarounds

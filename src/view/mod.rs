@@ -8,13 +8,13 @@
 //! A view borrows from the catalog, the graph and the records; it is made in the worker that
 //! renders its page, so memory holds one view per worker, not one per page.
 
-pub mod article;
-pub mod entry;
-pub mod snippet;
+pub(crate) mod article;
+pub(crate) mod entry;
+pub(crate) mod snippet;
 
-pub use article::ArticleView;
-pub use entry::{EntryView, FixView, Verification};
-pub use snippet::{Flag, SnippetView};
+pub(crate) use article::ArticleView;
+pub(crate) use entry::{EntryView, FixView, Verification};
+pub(crate) use snippet::SnippetView;
 
 use crate::core::model::{Catalog, Entry, Snippet};
 use crate::link::{Graph, Link, Node};
@@ -22,7 +22,7 @@ use crate::records::RecordSet;
 
 /// What views are resolved from.
 #[derive(Clone, Copy)]
-pub struct Resolver<'a> {
+pub(crate) struct Resolver<'a> {
     pub catalog: &'a Catalog,
     pub graph: &'a Graph,
     pub records: &'a RecordSet,
@@ -31,7 +31,7 @@ pub struct Resolver<'a> {
 /// A code block on another page that a link ties to this one (it applies a workaround, or does
 /// what a dead end says fails).
 #[derive(Debug, Clone)]
-pub struct Example<'a> {
+pub(crate) struct Example<'a> {
     /// Site path of the page the block is on.
     pub page_path: String,
     /// The title of that page (an article's title, an entry's message).
@@ -42,13 +42,17 @@ pub struct Example<'a> {
 
 /// Another entry, and the link that relates it.
 #[derive(Debug, Clone)]
-pub struct Related<'a> {
+pub(crate) struct Related<'a> {
     pub entry: &'a Entry,
     pub link: &'a Link,
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(catalog: &'a Catalog, graph: &'a Graph, records: &'a RecordSet) -> Resolver<'a> {
+    pub(crate) fn new(
+        catalog: &'a Catalog,
+        graph: &'a Graph,
+        records: &'a RecordSet,
+    ) -> Resolver<'a> {
         Resolver {
             catalog,
             graph,
@@ -58,7 +62,7 @@ impl<'a> Resolver<'a> {
 
     /// For each article of the catalog (in order), the IDs of the entries it discusses, best
     /// first: what the catalog's JSON lists.
-    pub fn discussed_by_article(&self) -> Vec<Vec<&'a str>> {
+    pub(crate) fn discussed_by_article(&self) -> Vec<Vec<&'a str>> {
         let of = |a: &'a crate::core::model::Article| -> Vec<&'a str> {
             self.graph
                 .entries_for_article(&a.id)

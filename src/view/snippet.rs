@@ -8,7 +8,7 @@ use crate::link::{Link, LinkKind, Node};
 use crate::records::Status;
 
 #[derive(Debug, Clone)]
-pub struct SnippetView<'a> {
+pub(crate) struct SnippetView<'a> {
     pub snippet: &'a Snippet,
     /// Missing for a block that is not runnable.
     pub status: Status<'a>,
@@ -17,7 +17,7 @@ pub struct SnippetView<'a> {
 
 /// A link from a code block to a workaround or dead end of another entry.
 #[derive(Debug, Clone)]
-pub struct Flag<'a> {
+pub(crate) struct Flag<'a> {
     pub link: &'a Link,
     pub entry: &'a Entry,
     pub number: usize,
@@ -26,14 +26,14 @@ pub struct Flag<'a> {
 
 /// What the flag points at; `None` when the entry has no part with that number.
 #[derive(Debug, Clone, Copy)]
-pub enum Part<'a> {
+pub(crate) enum Part<'a> {
     Workaround(Option<&'a Workaround>),
     DeadEnd(Option<&'a DeadEnd>),
 }
 
 impl<'a> Resolver<'a> {
     /// The views of every code block of `page`, in order.
-    pub fn snippets(&self, page: Page<'a>) -> Vec<SnippetView<'a>> {
+    pub(crate) fn snippets(&self, page: Page<'a>) -> Vec<SnippetView<'a>> {
         let page_ref = page.reference();
         let all = page.snippets();
         all.iter()

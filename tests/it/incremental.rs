@@ -2,8 +2,8 @@
 //! file are rewritten, and the result is byte for byte what a full build writes.
 
 use crate::common::*;
-use errbook::site::rebuild::Live;
 use errbook::site::BuildOptions;
+use errbook::site::Live;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;

@@ -1,7 +1,7 @@
 //! The parser on the seed catalog, field by field.
 
-use errbook::core::config::Config;
-use errbook::core::model::{Claim, Entry};
+use errbook::Config;
+use errbook::{Claim, Entry};
 use std::path::Path;
 
 fn analysis() -> errbook::site::Analysis {

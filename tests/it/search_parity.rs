@@ -2,8 +2,8 @@
 //! (src/index) must agree: the same detected template, query terms, ranking and scores on the
 //! real-world cases and on typed queries with prefixes and typos. Skips when node is missing.
 
-use errbook::core::config::Config;
-use errbook::search::{format, rank};
+use errbook::Config;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -30,7 +30,7 @@ fn javascript_and_rust_search_agree() {
     let root = crate_dir.join("tests/fixtures/search");
     let cfg = Config::load(&root).unwrap();
     let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = format::build(&analysis.catalog, &analysis.graph);
+    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
 
     let mut queries: Vec<String> = crate::search_cases::cases(&root)
         .into_iter()
@@ -79,7 +79,7 @@ fn javascript_and_rust_search_agree() {
     assert_eq!(js.len(), queries.len());
 
     for (q, j) in queries.iter().zip(&js) {
-        let a = rank::search(&idx, q, 5);
+        let a = errbook::search::search(&idx, q, 5);
         assert_eq!(
             j["template"],
             a.detected.template.as_str(),

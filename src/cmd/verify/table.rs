@@ -1,9 +1,9 @@
 //! `errbook verify`'s closing tables: the summary of every unit (stdout) and the packing of
 //! runs onto GPUs (stderr). Verdicts are named by `records::Verdict`'s one table of words.
 
-use errbook::records::Verdict;
-use errbook::verify::plan::UP_TO_DATE;
 use errbook::verify::Summary;
+use errbook::verify::UP_TO_DATE;
+use errbook::Verdict;
 
 /// A row per unit (verdict, snippet, claim, time), each finding's sentence, the counts.
 pub(super) fn summary(s: &Summary) {

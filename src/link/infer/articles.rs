@@ -24,14 +24,14 @@ struct Template {
 }
 
 /// The catalog's message templates and codes, indexed once.
-pub struct Index {
+pub(crate) struct Index {
     templates: Vec<Template>,
     grams: HashMap<u64, Vec<(u32, u32)>>,
     codes: HashMap<String, Vec<usize>>,
 }
 
 impl Index {
-    pub fn new(catalog: &Catalog) -> Index {
+    pub(crate) fn new(catalog: &Catalog) -> Index {
         let mut templates = Vec::new();
         for (i, e) in catalog.entries.iter().enumerate() {
             let msgs =
@@ -122,7 +122,7 @@ struct Found {
 }
 
 /// Discusses-candidates for every article, any score (the caller applies the threshold).
-pub fn infer(
+pub(crate) fn infer(
     catalog: &Catalog,
     ix: &Index,
     sources: &HashMap<&std::path::Path, &str>,
@@ -465,7 +465,7 @@ fn best(ix: &Index, mut found: Vec<Found>) -> Vec<Found> {
 
 /// The errors a fresh record of each snippet shows (final, wrapped, crashed children), as
 /// `Exception: message` lines.
-pub fn recorded_errors<'a>(
+pub(crate) fn recorded_errors<'a>(
     a: &'a Article,
     records: Option<&RecordSet>,
 ) -> Vec<(&'a Snippet, String)> {
@@ -481,7 +481,7 @@ pub fn recorded_errors<'a>(
 }
 
 /// Every error message of one record.
-pub fn record_messages(r: &Record) -> Vec<String> {
+pub(crate) fn record_messages(r: &Record) -> Vec<String> {
     let mut v = Vec::new();
     if let (Some(e), Some(m)) = (&r.exception, &r.message) {
         v.push(format!("{e}: {m}"));

@@ -2,9 +2,9 @@
 //! score in 0..=1; `link::link_with` applies the threshold, and `decide` the authors'
 //! confirm/reject.
 
-pub mod articles;
-pub mod related;
-pub mod snippets;
+pub(crate) mod articles;
+pub(crate) mod related;
+pub(crate) mod snippets;
 
 /// Round to two decimals, as scores and weights are shown.
 pub(crate) fn round2(x: f64) -> f64 {

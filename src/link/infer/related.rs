@@ -74,7 +74,7 @@ fn apis(catalog: &Catalog, i: usize) -> BTreeSet<String> {
 }
 
 /// Related-candidates between entries, at most `PER_ENTRY` per entry, best first.
-pub fn infer(catalog: &Catalog) -> Vec<Link> {
+pub(crate) fn infer(catalog: &Catalog) -> Vec<Link> {
     let f = Features::new(catalog);
     let mut cands: Vec<(usize, usize, f64, Vec<Evidence>)> = Vec::new();
     for (a, b) in f.pairs() {

@@ -20,8 +20,6 @@ mod sections;
 mod title;
 mod versions;
 
-pub use sections::{EXTRA_SECTIONS, SECTIONS};
-
 use super::frontmatter::{self, FrontMatter};
 use super::snippet::{self, RawBlock};
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
@@ -30,7 +28,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-pub const FRONT_KEYS: &[&str] = &["aliases", "tags", "related", "links"];
+pub(crate) const FRONT_KEYS: &[&str] = &["aliases", "tags", "related", "links"];
 
 /// What the readers of one entry share: where diagnostics go, and the entry's code blocks.
 struct Ctx<'a> {
@@ -130,7 +128,7 @@ fn read_front(fm: Option<&FrontMatter>, diags: &mut Diagnostics) -> Front {
 }
 
 /// Parse one entry file. Returns `None` when errors leave nothing sensible to build.
-pub fn parse(
+pub(crate) fn parse(
     path: &Path,
     src: &Arc<str>,
     default_timeout: u64,

@@ -9,14 +9,14 @@ use crate::core::model::{Entry, Section};
 use pulldown_cmark::HeadingLevel;
 use std::ops::Range;
 
-pub const SECTIONS: &[&str] = &[
+pub(crate) const SECTIONS: &[&str] = &[
     "Root Cause",
     "Version Compatibility",
     "Workarounds",
     "Dead Ends",
 ];
 /// Free-form sections an entry may add (a minimal reproduction, notes).
-pub const EXTRA_SECTIONS: &[&str] = &["Reproduction", "Notes", "See Also"];
+pub(crate) const EXTRA_SECTIONS: &[&str] = &["Reproduction", "Notes", "See Also"];
 /// Sections every entry must have.
 const REQUIRED: [&str; 2] = ["Root Cause", "Workarounds"];
 

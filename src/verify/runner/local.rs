@@ -19,7 +19,7 @@ struct Capture {
 }
 
 /// Run one program; never panics on what the program does.
-pub fn run(req: &Request) -> std::io::Result<Output> {
+pub(crate) fn run(req: &Request) -> std::io::Result<Output> {
     let dir = tempfile::Builder::new().prefix("errbook-run-").tempdir()?;
     std::fs::write(dir.path().join(&req.file_name), &req.program)?;
     let mut cmd = command(req, dir.path())?;

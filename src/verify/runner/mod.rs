@@ -1,12 +1,12 @@
 //! Runners: where a planned run happens. `local` runs on this machine.
 
-pub mod local;
+pub(super) mod local;
 
 use std::time::Duration;
 
 /// One program to run.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub(super) struct Request {
     pub program: String,
     /// File name the program is written to in the run's directory (`snippet.py`).
     pub file_name: String,
@@ -26,7 +26,7 @@ pub struct Request {
 
 /// What happened.
 #[derive(Debug, Clone, Default)]
-pub struct Output {
+pub(super) struct Output {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
@@ -39,7 +39,7 @@ pub struct Output {
 
 impl Output {
     /// Head and tail joined, with a marker where output was left out.
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let kept = (self.head.len() + self.tail.len()) as u64;
         let mut s = String::from_utf8_lossy(&self.head).into_owned();
         if self.bytes > kept {
@@ -57,7 +57,7 @@ pub(crate) fn left_out(bytes: u64) -> String {
 
 /// Variables kept from errbook's environment by default: what finding programs, Python and
 /// CUDA need, and the NCCL/NVSHMEM/PyTorch settings a GPU host may require to stay set.
-pub const DEFAULT_KEEP: &[&str] = &[
+pub(super) const DEFAULT_KEEP: &[&str] = &[
     "PATH",
     "HOME",
     "USER",
@@ -79,7 +79,7 @@ pub const DEFAULT_KEEP: &[&str] = &[
     "TORCH_*",
 ];
 
-pub fn kept(name: &str, keep: &[String]) -> bool {
+pub(super) fn kept(name: &str, keep: &[String]) -> bool {
     keep.iter().any(|k| match k.strip_suffix('*') {
         Some(prefix) => name.starts_with(prefix),
         None => name == k,
