@@ -13,7 +13,9 @@
 #
 # Environment: RUNS (default 3), SIZES (default "1000 10000"), BIG (default 100000, 0 skips),
 # WORK (default /tmp/errbook-bench), SEED (default 1), SLOW_S (default 300: a tool whose first
-# build takes longer is built once only).
+# build takes longer is built once only), TOOLS (default "errbook hugo mdbook": the peers to
+# build; `TOOLS=errbook` measures errbook alone), ERRBOOK_BIN (an errbook binary to measure
+# instead of this checkout's, e.g. an older build for a before/after comparison).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -28,16 +30,18 @@ export PATH="$HOME/.cargo/bin:$PATH"
 . "$REPO/scripts/lib.sh"
 
 # --- tools ---------------------------------------------------------------------------------
+TOOLS=${TOOLS:-"errbook hugo mdbook"}
+uses() { case " $TOOLS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 [ -x /usr/bin/time ] || apt_install time
-command -v hugo >/dev/null || apt_install hugo
 command -v python3 >/dev/null || apt_install python3
-if ! command -v mdbook >/dev/null; then
+if uses hugo; then command -v hugo >/dev/null || apt_install hugo; fi
+if uses mdbook && ! command -v mdbook >/dev/null; then
   say "installing mdBook (cargo install mdbook --locked; a few minutes)"
   cargo install mdbook --locked --quiet
 fi
 say "building errbook (release)"
 cargo build --release --locked --quiet
-ERRBOOK="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook"
+ERRBOOK=${ERRBOOK_BIN:-"${CARGO_TARGET_DIR:-$REPO/target}/release/errbook"}
 SYNTH="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook-synth"
 [ -x "$ERRBOOK" ] || { echo "no errbook binary at $ERRBOOK" >&2; exit 1; }
 
@@ -45,11 +49,14 @@ mkdir -p "$WORK"
 RESULTS="$WORK/results.tsv"
 : > "$RESULTS"
 CPUS=$(nproc)
-say "machine: $CPUS cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(hugo version | cut -d' ' -f1-2), mdbook $(mdbook --version | awk '{print $2}'), errbook $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')"
+peers=""
+uses hugo && peers="$peers, $(hugo version | cut -d' ' -f1-2)"
+uses mdbook && peers="$peers, mdbook $(mdbook --version | awk '{print $2}')"
+say "machine: $CPUS cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)$peers; errbook $ERRBOOK ($(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?'))"
 
 # --- catalogs ------------------------------------------------------------------------------
 synth() { # pages dir [sites]
-  local pages=$1 dir=$2 sites=${3:-errbook,hugo,mdbook}
+  local pages=$1 dir=$2 sites=${3:-$(echo $TOOLS | tr ' ' ',')}
   local articles=$((pages / 20)) entries=$((pages - pages / 20))
   rm -rf "$dir"
   "$SYNTH" --out "$dir" --entries "$entries" --articles "$articles" --seed "$SEED" \
@@ -94,7 +101,7 @@ for size in $SIZES; do
   # tool that took longer than SLOW_S: that build is its one run (mdBook takes over ten minutes
   # on 10,000 pages; several runs of it would take the benchmark an hour).
   declare -A slow=()
-  for tool in errbook hugo mdbook; do
+  for tool in $TOOLS; do
     build_once "$size" "$tool"
     ms=$(tail -1 "$RESULTS" | cut -f3)
     if [ "$ms" -gt $((SLOW_S * 1000)) ]; then
@@ -107,7 +114,7 @@ for size in $SIZES; do
   [ -f "$RESULTS.keep" ] && { cat "$RESULTS.keep" >> "$RESULTS"; rm -f "$RESULTS.keep"; }
   for run in $(seq "$RUNS"); do
     say "catalog of $size pages: run $run/$RUNS"
-    for tool in errbook hugo mdbook; do
+    for tool in $TOOLS; do
       [ -n "${slow[$tool]:-}" ] || build_once "$size" "$tool"
     done
     # errbook again into its existing output (what `errbook build` does on a second call).
