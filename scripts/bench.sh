@@ -15,7 +15,8 @@
 # WORK (default /tmp/errbook-bench), SEED (default 1), SLOW_S (default 300: a tool whose first
 # build takes longer is built once only), TOOLS (default "errbook hugo mdbook": the peers to
 # build; `TOOLS=errbook` measures errbook alone), ERRBOOK_BIN (an errbook binary to measure
-# instead of this checkout's, e.g. an older build for a before/after comparison).
+# instead of this checkout's, e.g. an older build for a before/after comparison), THEME (the
+# theme copied into the catalogs; default themes/default, which an older binary may not read).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -31,6 +32,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 # --- tools ---------------------------------------------------------------------------------
 TOOLS=${TOOLS:-"errbook hugo mdbook"}
+THEME=${THEME:-"$REPO/themes/default"}
 uses() { case " $TOOLS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 [ -x /usr/bin/time ] || apt_install time
 command -v python3 >/dev/null || apt_install python3
@@ -60,7 +62,7 @@ synth() { # pages dir [sites]
   local articles=$((pages / 20)) entries=$((pages - pages / 20))
   rm -rf "$dir"
   "$SYNTH" --out "$dir" --entries "$entries" --articles "$articles" --seed "$SEED" \
-    --sites "$sites" --theme "$REPO/themes/default" 2>/dev/null
+    --sites "$sites" --theme "$THEME" 2>/dev/null
 }
 
 # --- one timed build -----------------------------------------------------------------------
@@ -128,7 +130,7 @@ if [ "$BIG" -gt 0 ]; then
   d="$WORK/big"
   rm -rf "$d"
   "$SYNTH" --out "$d" --entries "$BIG" --articles $((BIG / 100)) --seed "$SEED" \
-    --sites errbook --theme "$REPO/themes/default" 2>/dev/null
+    --sites errbook --theme "$THEME" 2>/dev/null
   say "catalog of $BIG entries: building"
   rm -rf "$d/out"
   measure "big" errbook "$d/out" "$ERRBOOK" --root "$d/errbook" build -d "$d/out"
