@@ -39,7 +39,7 @@ pub fn content_paths(root: &Path) -> Result<Vec<(PageKind, PathBuf)>> {
                     .path()
                     .map(Path::to_path_buf)
                     .unwrap_or_else(|| base.clone());
-                crate::Error::Io {
+                crate::core::error::Error::Io {
                     path,
                     source: e
                         .into_io_error()

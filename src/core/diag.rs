@@ -3,7 +3,7 @@
 //!
 //! Stages push `Diagnostic`s into a `Diagnostics` list instead of failing at the first problem, so
 //! one `errbook check` shows everything. Library failures that are not about content (I/O on the
-//! output directory, a broken template) are `crate::Error` instead.
+//! output directory, a broken template) are `crate::core::error::Error` instead.
 
 use miette::{GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
 use std::fmt;

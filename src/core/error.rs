@@ -1,5 +1,5 @@
 //! The library's error type: failures that are not about the content itself (content problems are
-//! `diag::Diagnostic`s). Every fallible library function returns `crate::Result`.
+//! `diag::Diagnostic`s). Every fallible library function returns `crate::core::error::Result`.
 
 use std::path::PathBuf;
 

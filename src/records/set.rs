@@ -33,7 +33,10 @@ pub(crate) struct RecordSet {
 impl RecordSet {
     /// Read every record under `<root>/<records_dir>`; a missing folder is an empty set. A file
     /// that is not a record is listed in `unreadable` (reported by `check`), never fatal.
-    pub(crate) fn load(root: &Path, cfg: &crate::core::config::Config) -> crate::Result<RecordSet> {
+    pub(crate) fn load(
+        root: &Path,
+        cfg: &crate::core::config::Config,
+    ) -> crate::core::error::Result<RecordSet> {
         let dir = root.join(&cfg.verify.records_dir);
         let mut set = RecordSet::default();
         if !dir.is_dir() {

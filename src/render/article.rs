@@ -5,8 +5,8 @@ use super::entry::find_snippet;
 use super::markdown::{self, Place};
 use super::snippet;
 use super::{Page, Renderer};
+use crate::core::error::Result;
 use crate::view::ArticleView;
-use crate::Result;
 use serde::Serialize;
 
 #[derive(Serialize)]

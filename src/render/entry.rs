@@ -5,12 +5,12 @@
 use super::markdown::{self, Place};
 use super::snippet;
 use super::{Page, PageCtx, Renderer};
+use crate::core::error::Result;
 use crate::core::model::Snippet;
 use crate::core::urls;
 use crate::link::{Link, Origin};
 use crate::records::Status;
 use crate::view::{EntryView, FixView, SnippetView, Verification};
-use crate::Result;
 use serde::Serialize;
 
 #[derive(Serialize)]

@@ -102,15 +102,14 @@ fn key(lang: &str, code: &str) -> String {
 }
 
 /// The two stylesheets: (`syntax-light.css`, `syntax-dark.css`).
-pub(crate) fn stylesheets() -> crate::Result<(String, String)> {
+pub(crate) fn stylesheets() -> crate::core::error::Result<(String, String)> {
     let themes = ThemeSet::load_defaults();
-    let css = |name: &str| -> crate::Result<String> {
-        let theme = themes
-            .themes
-            .get(name)
-            .ok_or_else(|| crate::Error::Other(format!("syntect has no theme {name}")))?;
+    let css = |name: &str| -> crate::core::error::Result<String> {
+        let theme = themes.themes.get(name).ok_or_else(|| {
+            crate::core::error::Error::Other(format!("syntect has no theme {name}"))
+        })?;
         css_for_theme_with_class_style(theme, STYLE)
-            .map_err(|e| crate::Error::Other(format!("syntax CSS: {e}")))
+            .map_err(|e| crate::core::error::Error::Other(format!("syntax CSS: {e}")))
     };
     Ok((css("InspiredGitHub")?, css("base16-ocean.dark")?))
 }

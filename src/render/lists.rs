@@ -5,8 +5,8 @@
 //! page is rendered, so an incremental rebuild pays only for the lists it redraws.
 
 use super::{Page, Renderer};
+use crate::core::error::Result;
 use crate::core::model::{Article, Catalog, Entry};
-use crate::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -16,9 +16,9 @@ pub(crate) mod markdown;
 pub(crate) mod snippet;
 
 use crate::core::config::Config;
+use crate::core::error::{Error, Result};
 use crate::core::model::Catalog;
 use crate::view::{ArticleView, EntryView};
-use crate::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
 

@@ -26,10 +26,10 @@ pub(crate) fn output_files(
     graph: &Graph,
     cfg: &Config,
     offline: bool,
-) -> crate::Result<Vec<OutFile>> {
+) -> crate::core::error::Result<Vec<OutFile>> {
     let idx = format::build(catalog, graph);
-    let json =
-        serde_json::to_string(&idx).map_err(|e| crate::Error::Other(format!("JSON: {e}")))?;
+    let json = serde_json::to_string(&idx)
+        .map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))?;
     // The weak threshold travels with the index, so the browser and the terminal agree.
     let meta = format!("{{\"weak\":{}}}", cfg.search.weak_score);
     Ok(if offline {

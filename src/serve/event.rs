@@ -2,7 +2,7 @@
 //! HTTP server's thread both report through it; only the binary prints.
 
 use crate::core::diag::Diagnostics;
-use crate::Error;
+use crate::core::error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
 

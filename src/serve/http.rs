@@ -54,8 +54,8 @@ pub(super) fn spawn(
     root: PathBuf,
     reload: Arc<Reload>,
     sink: super::event::Sink,
-) -> crate::Result<()> {
-    use crate::Error;
+) -> crate::core::error::Result<()> {
+    use crate::core::error::Error;
     listener
         .set_nonblocking(true)
         .map_err(|e| Error::Other(format!("cannot serve: {e}")))?;

@@ -3,11 +3,11 @@
 
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
+use crate::core::error::Result;
 use crate::core::model::Catalog;
 use crate::link::Graph;
 use crate::load::SourceFile;
 use crate::records::RecordSet;
-use crate::Result;
 use std::path::Path;
 
 /// Everything known about the content before rendering.

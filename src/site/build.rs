@@ -4,11 +4,11 @@
 use super::analysis::{analyse, Analysis};
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
+use crate::core::error::Result;
 use crate::core::output::OutFile;
 use crate::records::RecordSet;
 use crate::render::Renderer;
 use crate::view::Resolver;
-use crate::Result;
 use std::path::Path;
 
 /// How to build.
@@ -57,7 +57,7 @@ fn build_inner(
     let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
         let mut analysis = analyse(root, cfg, !opts.no_infer)?;
         if analysis.diags.has_errors() {
-            return Err(crate::Error::Content {
+            return Err(crate::core::error::Error::Content {
                 errors: analysis.diags.error_count(),
                 diags: analysis.diags,
             });
@@ -84,7 +84,7 @@ fn build_inner(
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
-            .map_err(|e| crate::Error::Other(format!("thread pool: {e}")))?;
+            .map_err(|e| crate::core::error::Error::Other(format!("thread pool: {e}")))?;
         pool.install(run)
     } else {
         run()
@@ -164,7 +164,7 @@ pub(super) struct JobOutput {
 /// Resolve the job's view once, and render its page (and an entry's JSON) from it.
 pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> Result<JobOutput> {
     let cat = resolver.catalog;
-    let missing = || crate::Error::Other(format!("no page for {job:?}"));
+    let missing = || crate::core::error::Error::Other(format!("no page for {job:?}"));
     Ok(match *job {
         Job::Entry(i) => {
             let e = cat.entries.get(i).ok_or_else(missing)?;
@@ -255,5 +255,5 @@ pub(super) fn catalog_files(
 }
 
 pub(super) fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
-    serde_json::to_vec_pretty(v).map_err(|e| crate::Error::Other(format!("JSON: {e}")))
+    serde_json::to_vec_pretty(v).map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Analyse the catalog at `root` and add the record diagnostics; nothing is written.
-pub fn check(root: &Path, cfg: &Config) -> crate::Result<Analysis> {
+pub fn check(root: &Path, cfg: &Config) -> crate::core::error::Result<Analysis> {
     let mut analysis = super::analyse(root, cfg, true)?;
     let set = RecordSet::load(root, cfg)?;
     let found = records(&analysis, &set);

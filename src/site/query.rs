@@ -2,8 +2,8 @@
 //! ships, and rank a pasted message or traceback against it, as the browser does.
 
 use crate::core::config::Config;
+use crate::core::error::Result;
 use crate::search::normalise::Detected;
-use crate::Result;
 use std::path::Path;
 
 /// One ranked entry.

@@ -5,12 +5,12 @@
 
 use super::affected::{entry_facets, Changes, Listed};
 use crate::core::diag::{Diagnostic, Diagnostics};
+use crate::core::error::Result;
 use crate::core::model::{Article, Entry, PageKind, PageRef};
 use crate::link::Graph;
 use crate::load::SourceFile;
 use crate::parse::Parsed;
 use crate::site::Analysis;
-use crate::Result;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 

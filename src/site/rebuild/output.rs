@@ -4,13 +4,13 @@
 
 use super::affected::Changes;
 use super::{Live, Update};
+use crate::core::error::{Error, Result};
 use crate::core::model::{Catalog, PageKind, PageRef};
 use crate::core::urls;
 use crate::render::Renderer;
 use crate::site::build::{catalog_files, run_job, Job, Wanted};
 use crate::site::Analysis;
 use crate::view::Resolver;
-use crate::{Error, Result};
 use std::collections::HashSet;
 use std::path::Path;
 
