@@ -91,9 +91,9 @@ pub struct Record {
     /// Child processes that died with a traceback.
     #[serde(default)]
     pub children: Vec<RaisedError>,
-    /// What made the main process fail when it failed because of another process: the original
-    /// error inside a wrapper (DataLoader's "Original Traceback"), or the exception of a child
-    /// that died (a spawned worker failing at import) when the parent only reports the death.
+    /// What made the main process fail when it failed because a child process died (a spawned
+    /// worker failing at import) and reported only the death. (An original error that a wrapper
+    /// carries, DataLoader's "Original Traceback", is in `wrapped`.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_cause: Option<RaisedError>,
     #[serde(default)]

@@ -48,7 +48,8 @@ fn judge(rec: &mut Record, o: Outcome) {
     rec.exit_status = o.exit_status;
     rec.signal = o.signal;
     rec.timed_out = o.timed_out;
-    rec.root_cause = o.root_cause().cloned();
+    // The original inside a wrapper is in `wrapped` already; a dead child's is said here.
+    rec.root_cause = o.root_cause().filter(|_| o.raised.wrapped.is_empty()).cloned();
     let r = o.raised;
     (rec.exception, rec.message) = match r.final_error {
         Some(f) => (Some(f.exception), Some(f.message)),
@@ -97,8 +98,8 @@ pub(crate) fn finished(
 }
 
 /// `rec` with its finding read again from its log by today's traceback reader and comparison,
-/// marked `reread` at `date`; None when its log is not whole (output was left out) or nothing
-/// changes. The run's own facts (exit status, duration, date, environment) stay as recorded.
+/// marked `reread` at `date`; None when its log is not whole (output was left out) or the facts
+/// read from it (verdict, exceptions, children, root cause) do not change. The run's own facts (exit status, duration, date, environment) stay as recorded.
 pub(crate) fn reread(rec: &Record, date: &str) -> Option<Record> {
     let whole = rec.output_bytes == rec.log.len() as u64;
     if !whole || !rec.verdict.is_evidence() && rec.verdict != Verdict::EnvironmentError {
@@ -115,19 +116,12 @@ pub(crate) fn reread(rec: &Record, date: &str) -> Option<Record> {
             raised: traceback::parse(&rec.log),
         },
     );
-    let same = (
-        new.verdict,
-        &new.finding,
-        &new.wrapped,
-        &new.children,
-        &new.root_cause,
-    ) == (
-        rec.verdict,
-        &rec.finding,
-        &rec.wrapped,
-        &rec.children,
-        &rec.root_cause,
-    );
+    // A new wording of the same finding is no reason to touch a record.
+    let facts = |r: &Record| {
+        let (v, e, m) = (r.verdict, r.exception.clone(), r.message.clone());
+        (v, e, m, r.wrapped.clone(), r.children.clone(), r.root_cause.clone())
+    };
+    let same = facts(&new) == facts(rec);
     if same {
         return None;
     }
