@@ -190,8 +190,14 @@ fn raised(rec: &Record, out: &mut String) {
     let label = if is_final { "Raised" } else { "Root cause" };
     let from = match cause.origin.as_str() {
         "main" | "" => String::new(),
-        "wrapped" => " <span class=\"origin\">(inside the error below)</span>".to_string(),
-        child => format!(" <span class=\"origin\">(in {})</span>", esc(child)),
+        "wrapped" if fin.is_some() => {
+            " <span class=\"origin\">(carried by the error below)</span>".to_string()
+        }
+        "wrapped" => String::new(),
+        child => format!(
+            " <span class=\"origin\">(in {})</span>",
+            esc(&process(child))
+        ),
     };
     out.push_str(&format!(
         "<dt>{label}</dt><dd><code>{}</code>{from}</dd>",
@@ -199,7 +205,7 @@ fn raised(rec: &Record, out: &mut String) {
     ));
     if let Some(f) = fin.filter(|_| !is_final) {
         out.push_str(&format!(
-            "<dt>Then</dt><dd><code>{}</code></dd>",
+            "<dt>Reported as</dt><dd><code>{}</code></dd>",
             esc(&line(&f.exception, &f.message, 300))
         ));
     }
@@ -219,13 +225,21 @@ fn children(rec: &Record, out: &mut String) {
         out.push_str(&format!(
             "<code>{}</code> <span class=\"origin\">({})</span><br>",
             esc(&line(&c.exception, &c.message, 200)),
-            esc(&c.origin)
+            esc(&process(&c.origin))
         ));
     }
     if n > 4 {
         out.push_str(&format!("and {} more", n - 4));
     }
     out.push_str("</dd>");
+}
+
+/// A child process as a reader names it: `a spawned child process`, `child process Process-1`.
+fn process(origin: &str) -> String {
+    match origin {
+        "spawned" => "a child process it spawned".to_string(),
+        name => format!("child process {name}"),
+    }
 }
 
 /// Whether runs of this verdict are shown open: readers must not miss a finding.

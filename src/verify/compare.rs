@@ -106,8 +106,8 @@ impl Outcome {
         }
         if let Some(c) = self.root_cause() {
             return format!(
-                "its child process ({}) failed with {}; then the main process {end}{fin}",
-                c.origin,
+                "{} failed with {}; then the main process {end}{fin}",
+                child_words(&c.origin),
                 one_line(c)
             );
         }
@@ -122,6 +122,15 @@ impl Outcome {
                 one_line(c)
             ),
         }
+    }
+}
+
+/// A child process in a sentence: `a child process it spawned` (one that died while
+/// `multiprocessing` started it), `its child process Process-1`.
+pub(super) fn child_words(origin: &str) -> String {
+    match origin {
+        "spawned" => "a child process it spawned".to_string(),
+        name => format!("its child process {name}"),
     }
 }
 
@@ -210,8 +219,8 @@ pub(super) fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
     }
 }
 
-/// The subject of a finding's second half: "its child process ..." reads on its own, anything
-/// else after "it".
+/// The subject of a finding's second half: "a child process it spawned ..." reads on its own,
+/// anything else after "it".
 fn but(o: &Outcome, how: &str) -> String {
     if o.raised.wrapped.is_empty() && o.root_cause().is_some() {
         how.to_string()

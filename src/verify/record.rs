@@ -49,7 +49,10 @@ fn judge(rec: &mut Record, o: Outcome) {
     rec.signal = o.signal;
     rec.timed_out = o.timed_out;
     // The original inside a wrapper is in `wrapped` already; a dead child's is said here.
-    rec.root_cause = o.root_cause().filter(|_| o.raised.wrapped.is_empty()).cloned();
+    rec.root_cause = o
+        .root_cause()
+        .filter(|_| o.raised.wrapped.is_empty())
+        .cloned();
     let r = o.raised;
     (rec.exception, rec.message) = match r.final_error {
         Some(f) => (Some(f.exception), Some(f.message)),
@@ -119,7 +122,14 @@ pub(crate) fn reread(rec: &Record, date: &str) -> Option<Record> {
     // A new wording of the same finding is no reason to touch a record.
     let facts = |r: &Record| {
         let (v, e, m) = (r.verdict, r.exception.clone(), r.message.clone());
-        (v, e, m, r.wrapped.clone(), r.children.clone(), r.root_cause.clone())
+        (
+            v,
+            e,
+            m,
+            r.wrapped.clone(),
+            r.children.clone(),
+            r.root_cause.clone(),
+        )
     };
     let same = facts(&new) == facts(rec);
     if same {

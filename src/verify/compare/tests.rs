@@ -148,7 +148,7 @@ fn a_dead_child_is_the_root_cause_and_leads_the_finding() {
     assert_eq!(v, Verdict::Contradicted);
     assert_eq!(
         why,
-        "Claimed to run cleanly, but its child process (spawned) failed with RuntimeError: An \
+        "Claimed to run cleanly, but a child process it spawned failed with RuntimeError: An \
          attempt has been made to start a new process before the current process has finished \
          its bootstrapping phase; then the main process exited 1 with RuntimeError: DataLoader \
          worker (pid(s) 1114) exited unexpectedly."
