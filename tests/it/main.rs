@@ -20,3 +20,5 @@ mod serve;
 mod site_output;
 mod synth;
 mod verify;
+mod verify_evidence;
+mod verify_support;
