@@ -21,4 +21,5 @@ mod site_output;
 mod synth;
 mod verify;
 mod verify_evidence;
+mod verify_packing;
 mod verify_support;
