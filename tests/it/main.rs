@@ -22,4 +22,5 @@ mod synth;
 mod verify;
 mod verify_evidence;
 mod verify_packing;
+mod verify_seed;
 mod verify_support;
