@@ -14,6 +14,7 @@ pub(crate) mod highlight;
 pub(crate) mod lists;
 pub(crate) mod markdown;
 pub(crate) mod snippet;
+pub(crate) mod theme;
 
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
@@ -29,6 +30,8 @@ pub(crate) struct Renderer<'a> {
     pub catalog: &'a Catalog,
     pub offline: bool,
     pub tera: tera::Tera,
+    /// The theme's static files (embedded default, overridden by the site's), for `theme/`.
+    pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
     pub lists: lists::Lists<'a>,
     /// Highlighted code blocks that repeat across pages (empty: highlight every block).
     pub highlights: highlight::Memo,
@@ -84,15 +87,8 @@ impl<'a> Renderer<'a> {
         catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
-        let dir = cfg.theme_dir(root).join("templates");
-        if !dir.is_dir() {
-            return Err(Error::Template(format!(
-                "the theme has no templates folder: {}",
-                dir.display()
-            )));
-        }
-        let glob = format!("{}/**/*.html", dir.display());
-        let mut tera = tera::Tera::new(&glob).map_err(|e| Error::Template(tera_chain(&e)))?;
+        let theme = theme::Theme::load(root, cfg)?;
+        let mut tera = theme.tera()?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape);
         Ok(Renderer {
@@ -100,6 +96,7 @@ impl<'a> Renderer<'a> {
             catalog,
             offline,
             tera,
+            theme_files: theme.statics,
             lists: lists::Lists::new(catalog),
             highlights: highlight::Memo::default(),
         })

@@ -131,7 +131,10 @@ pub(super) fn render_into(
         stage.write(&f.path, &f.bytes)?;
     }
     files += extra.len();
-    files += stage.copy_tree(&cfg.theme_dir(root).join("static"), "theme/")?;
+    for (rel, bytes) in &r.theme_files {
+        stage.write(&format!("theme/{rel}"), bytes)?;
+    }
+    files += r.theme_files.len();
     files += stage.copy_tree(&root.join("static"), "")?;
     drop(t);
     Ok((paths.len(), files))
