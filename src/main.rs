@@ -27,6 +27,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Start a new catalog in DIR (default: here) that builds with this binary alone.
+    Init {
+        /// The folder for the catalog (created when missing).
+        dir: Option<PathBuf>,
+    },
     /// Build the site (default output: book/).
     Build {
         /// Output directory (overrides book.toml's build.output_dir).
@@ -90,6 +95,7 @@ fn main() -> ExitCode {
         Command::Serve { port, open } => cmd::serve::run(&root, port, open),
         Command::Check { links } => cmd::check::run(&root, &links),
         Command::Verify(args) => cmd::verify::run(&root, args),
+        Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };

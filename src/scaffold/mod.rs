@@ -1,5 +1,9 @@
-//! Scaffolding: new content files from templates (`errbook new`), that `check` accepts as they
-//! are, ready to edit. Never overwrites a file.
+//! Scaffolding: a new catalog (`errbook init`, in `init`) and new content files from templates
+//! (`errbook new`), that `check` accepts as they are, ready to edit. Never overwrites a file.
+
+mod init;
+
+pub use init::{init, Init};
 
 use crate::core::error::{IoContext, Result};
 use crate::core::ids::{self, BadId};

@@ -9,6 +9,7 @@ mod cli_new;
 mod determinism;
 mod diagnostics;
 mod incremental;
+mod init;
 mod layers;
 mod link_explicit;
 mod link_quality;
