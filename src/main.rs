@@ -46,6 +46,9 @@ enum Command {
         /// Skip link inference (benchmarking).
         #[arg(long, hide = true)]
         no_infer: bool,
+        /// Build the pages marked `draft: true` too.
+        #[arg(long)]
+        drafts: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild on change and reload the browser.
     Serve {
@@ -54,6 +57,9 @@ enum Command {
         /// Open the site in a browser.
         #[arg(long)]
         open: bool,
+        /// Show the pages marked `draft: true` too.
+        #[arg(long)]
+        drafts: bool,
     },
     /// Report every diagnostic; write nothing; exit non-zero on errors.
     Check {
@@ -91,8 +97,9 @@ fn main() -> ExitCode {
             offline,
             single_thread,
             no_infer,
-        } => cmd::build::run(&root, dest, offline, single_thread, no_infer),
-        Command::Serve { port, open } => cmd::serve::run(&root, port, open),
+            drafts,
+        } => cmd::build::run(&root, dest, offline, single_thread, no_infer, drafts),
+        Command::Serve { port, open, drafts } => cmd::serve::run(&root, port, open, drafts),
         Command::Check { links } => cmd::check::run(&root, &links),
         Command::Verify(args) => cmd::verify::run(&root, args),
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),

@@ -8,9 +8,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub(crate) fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
+pub(crate) fn run(root: &Path, port: u16, open: bool, drafts: bool) -> Result<ExitCode> {
     let opts = Options {
         addr: ([127, 0, 0, 1], port).into(),
+        drafts,
     };
     let root_shown = root.to_path_buf();
     let sink = Arc::new(move |e: Event| print(&root_shown, open, e));

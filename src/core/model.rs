@@ -32,6 +32,14 @@ impl Catalog {
         self.articles.sort_by(|a, b| a.id.cmp(&b.id));
     }
 
+    /// Leave out the drafts (`draft: true`); how many there were.
+    pub fn drop_drafts(&mut self) -> usize {
+        let before = self.entries.len() + self.articles.len();
+        self.entries.retain(|e| !e.draft);
+        self.articles.retain(|a| !a.draft);
+        before - self.entries.len() - self.articles.len()
+    }
+
     /// The page `page` names, if the catalog has it.
     pub fn page(&self, page: &PageRef) -> Option<Page<'_>> {
         match page.kind {
@@ -129,6 +137,9 @@ pub struct Entry {
     /// Entry IDs the author names as related.
     pub related: Vec<String>,
     pub links: LinkOverrides,
+    /// `draft: true` in front matter: left out of `build` and `serve` unless `--drafts`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
     /// Every fenced code block of the entry, in document order.
     pub snippets: Vec<Snippet>,
 }
@@ -199,6 +210,9 @@ pub struct Article {
     pub errors: Vec<String>,
     pub tags: Vec<String>,
     pub links: LinkOverrides,
+    /// `draft: true` in front matter: left out of `build` and `serve` unless `--drafts`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
     /// Markdown body (front matter removed).
     pub body: String,
     /// 1-based line in the file where `body` starts, so body offsets map back to file lines.

@@ -18,6 +18,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub addr: SocketAddr,
+    /// Show the pages marked `draft: true` too.
+    pub drafts: bool,
 }
 
 /// Serve the site at `root` until the process ends.
@@ -26,6 +28,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     let dest = root.join(&cfg.build.output_dir);
     let build = BuildOptions {
         dest: dest.clone(),
+        drafts: opts.drafts,
         ..Default::default()
     };
     let reload = Arc::new(Reload::default());

@@ -1,7 +1,7 @@
 //! The build: analyse, then render every page and file of the site into a staging folder and
 //! swap it in (`write`). On content errors nothing is written and the old output stays whole.
 
-use super::analysis::{analyse, Analysis};
+use super::analysis::{analyse_with, Analysis, Scope};
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
@@ -22,6 +22,8 @@ pub struct BuildOptions {
     pub single_thread: bool,
     /// Skip link inference.
     pub no_infer: bool,
+    /// Build the pages marked `draft: true` too.
+    pub drafts: bool,
 }
 
 /// What a build did.
@@ -55,7 +57,11 @@ fn build_inner(
 ) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
     let started = std::time::Instant::now();
     let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
-        let mut analysis = analyse(root, cfg, !opts.no_infer)?;
+        let scope = Scope {
+            infer: !opts.no_infer,
+            drafts: opts.drafts,
+        };
+        let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {
             return Err(crate::core::error::Error::Content {
                 errors: analysis.diags.error_count(),

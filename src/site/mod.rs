@@ -8,7 +8,7 @@ mod check;
 mod query;
 mod rebuild;
 
-pub use analysis::{analyse, Analysis};
+pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport};
 pub use check::{check, explain_links};
 pub use query::{search, Answer, Hit};

@@ -40,7 +40,11 @@ impl Answer {
 
 /// Search the catalog at `root` for `text`, at most `limit` hits.
 pub fn search(root: &Path, cfg: &Config, text: &str, limit: usize) -> Result<Answer> {
-    let analysis = super::analyse(root, cfg, true)?;
+    let scope = super::Scope {
+        infer: true,
+        drafts: false,
+    };
+    let analysis = super::analyse_with(root, cfg, scope)?;
     let idx = crate::search::format::build(&analysis.catalog, &analysis.graph);
     let answer = crate::search::rank::search(&idx, text, limit.max(1));
     let hits = answer

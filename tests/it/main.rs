@@ -8,6 +8,7 @@ mod search_cases;
 mod cli_new;
 mod determinism;
 mod diagnostics;
+mod drafts;
 mod incremental;
 mod init;
 mod layers;

@@ -59,6 +59,7 @@ impl Edit {
         root: &Path,
         path: &Path,
         timeout: u64,
+        drafts: bool,
     ) -> Result<()> {
         self.forget(next, path);
         if !root.join(path).is_file() {
@@ -79,6 +80,9 @@ impl Edit {
         let (parsed, d) = crate::parse::parse_file(&file, timeout);
         let mut d = d.items;
         match parsed {
+            // A draft left out of the site is read (its diagnostics count), not shown.
+            Parsed::Entry(e) if e.draft && !drafts => {}
+            Parsed::Article(a) if a.draft && !drafts => {}
             Parsed::Entry(e) => self.add_entry(next, *e, &file, &mut d),
             Parsed::Article(a) => self.add_article(next, *a, &file, &mut d),
             Parsed::Failed => {}

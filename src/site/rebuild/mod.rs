@@ -156,8 +156,13 @@ impl Live {
         let mut next = std::mem::take(&mut self.analysis);
         let mut edit = Edit::new(&mut next, self.file_diags.clone());
         for path in rel {
-            if let Err(e) = edit.apply_file(&mut next, &self.root, path, self.cfg.verify.timeout_s)
-            {
+            if let Err(e) = edit.apply_file(
+                &mut next,
+                &self.root,
+                path,
+                self.cfg.verify.timeout_s,
+                self.opts.drafts,
+            ) {
                 self.analysis = edit.revert(next);
                 return Err(e);
             }
