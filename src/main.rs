@@ -62,11 +62,7 @@ enum Command {
         drafts: bool,
     },
     /// Report every diagnostic; write nothing; exit non-zero on errors.
-    Check {
-        /// List the inferred links of these files with their evidence.
-        #[arg(long, value_name = "FILE", num_args = 1..)]
-        links: Vec<PathBuf>,
-    },
+    Check(cmd::check::Args),
     /// Run the runnable snippets and record the results.
     Verify(cmd::verify::Args),
     /// Create a new entry or article from a template.
@@ -100,7 +96,7 @@ fn main() -> ExitCode {
             drafts,
         } => cmd::build::run(&root, dest, offline, single_thread, no_infer, drafts),
         Command::Serve { port, open, drafts } => cmd::serve::run(&root, port, open, drafts),
-        Command::Check { links } => cmd::check::run(&root, &links),
+        Command::Check(args) => cmd::check::run(&root, args),
         Command::Verify(args) => cmd::verify::run(&root, args),
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),

@@ -5,6 +5,7 @@
 mod common;
 mod search_cases;
 
+mod check_formats;
 mod cli_new;
 mod determinism;
 mod diagnostics;
