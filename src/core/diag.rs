@@ -67,6 +67,8 @@ pub enum Code {
     Workaround,
     /// `W-link`: a reference that is allowed but pointless.
     SelfRelated,
+    /// `W-placeholder`: text left from the template `errbook new` wrote.
+    Placeholder,
     /// `W-verify-missing`: a runnable block with no verification record.
     VerifyMissing,
     /// `W-verify-orphan`: a record that matches no runnable block.
@@ -104,6 +106,7 @@ impl Code {
             Code::UnknownKey => "E-unknown-key",
             Code::Workaround => "E-workaround",
             Code::SelfRelated => "W-link",
+            Code::Placeholder => "W-placeholder",
             Code::VerifyMissing => "W-verify-missing",
             Code::VerifyOrphan => "W-verify-orphan",
             Code::VerifyRecord => "W-verify-record",

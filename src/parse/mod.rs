@@ -6,6 +6,7 @@
 pub(crate) mod article;
 pub(crate) mod entry;
 pub(crate) mod frontmatter;
+pub(crate) mod placeholders;
 pub(crate) mod snippet;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
@@ -33,6 +34,7 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
         PageKind::Article => article::parse(&f.path, &f.text, default_timeout, &mut d)
             .map(|a| Parsed::Article(Box::new(a))),
     };
+    d.extend(placeholders::find(&f.path, &f.text));
     (p.unwrap_or(Parsed::Failed), d)
 }
 
