@@ -10,6 +10,7 @@ mod cli_new;
 mod determinism;
 mod diagnostics;
 mod drafts;
+mod external_links;
 mod incremental;
 mod init;
 mod layers;

@@ -23,6 +23,10 @@ pub(crate) struct Args {
     /// Fail on warnings too.
     #[arg(long)]
     strict: bool,
+    /// Also fetch every link out of the catalog (answers are cached a day in
+    /// .errbook-cache/links.json).
+    #[arg(long)]
+    external: bool,
 }
 
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
@@ -54,7 +58,16 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
         }
         Err(e) => return Err(e),
     };
-    let state = errbook::site::check(root, &cfg)?;
+    let mut state = errbook::site::check(root, &cfg)?;
+    if args.external {
+        let opts = errbook::site::ExternalOptions {
+            cache: Some(root.join(".errbook-cache/links.json")),
+            ..Default::default()
+        };
+        let found = errbook::site::check_external(&state, &opts);
+        state.diags.extend(found);
+        state.diags.sort();
+    }
     let failed = status(&state.diags, args.strict) != 0;
     let counts = Counts {
         files: state.files.len(),
