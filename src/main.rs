@@ -51,16 +51,7 @@ enum Command {
         drafts: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild on change and reload the browser.
-    Serve {
-        #[arg(short, long, default_value_t = 3000)]
-        port: u16,
-        /// Open the site in a browser.
-        #[arg(long)]
-        open: bool,
-        /// Show the pages marked `draft: true` too.
-        #[arg(long)]
-        drafts: bool,
-    },
+    Serve(cmd::serve::Args),
     /// Report every diagnostic; write nothing; exit non-zero on errors.
     Check(cmd::check::Args),
     /// Run the runnable snippets and record the results.
@@ -95,7 +86,7 @@ fn main() -> ExitCode {
             no_infer,
             drafts,
         } => cmd::build::run(&root, dest, offline, single_thread, no_infer, drafts),
-        Command::Serve { port, open, drafts } => cmd::serve::run(&root, port, open, drafts),
+        Command::Serve(args) => cmd::serve::run(&root, args),
         Command::Check(args) => cmd::check::run(&root, args),
         Command::Verify(args) => cmd::verify::run(&root, args),
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
