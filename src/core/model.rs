@@ -11,9 +11,18 @@ use std::path::PathBuf;
 pub struct Catalog {
     pub entries: Vec<Entry>,
     pub articles: Vec<Article>,
+    /// Pages whose file is there but did not parse: their own errors say why, and nothing that
+    /// names them is reported as broken because of it.
+    #[serde(skip)]
+    pub unparsed: Vec<PageRef>,
 }
 
 impl Catalog {
+    /// Whether a page with this ID is there but did not parse.
+    pub fn is_unparsed(&self, id: &str) -> bool {
+        self.unparsed.iter().any(|p| p.id == id)
+    }
+
     pub fn entry(&self, id: &str) -> Option<&Entry> {
         self.entries
             .binary_search_by(|e| e.id.as_str().cmp(id))

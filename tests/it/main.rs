@@ -5,6 +5,7 @@
 mod common;
 mod search_cases;
 
+mod cascade;
 mod check_formats;
 mod cli_new;
 mod determinism;
