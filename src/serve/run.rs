@@ -65,7 +65,7 @@ fn update(mut l: Live, changed: Vec<PathBuf>, reload: &Reload, sink: &Sink) -> O
     });
     match result {
         // Nothing really changed (a file saved as it was): no rebuild, no reload.
-        Ok((u, _)) if u.rendered == 0 && !u.full => Some(l),
+        Ok((u, _)) if u.rendered == 0 && !u.full && !u.recovered => Some(l),
         Ok((u, d)) => {
             sink(Event::Updated {
                 changed,
