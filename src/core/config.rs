@@ -63,6 +63,11 @@ pub struct VerifyConfig {
     pub timeout_s: u64,
     /// Interpreter for Python snippets.
     pub python: String,
+    /// How much of each GPU's memory the runs packed onto it may plan to use together: a share
+    /// (`90%`), an amount (`60GiB`), or `0` for one run per GPU.
+    pub gpu_mem_cap: String,
+    /// GPU memory a run is taken to use when it declares none and no record measured it.
+    pub gpu_mem_default: String,
 }
 
 impl Default for SiteConfig {
@@ -105,6 +110,8 @@ impl Default for VerifyConfig {
             records_dir: PathBuf::from("verify"),
             timeout_s: 300,
             python: "python3".into(),
+            gpu_mem_cap: "90%".into(),
+            gpu_mem_default: "4GiB".into(),
         }
     }
 }

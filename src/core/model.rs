@@ -265,6 +265,12 @@ pub struct RunSpec {
     pub after: Option<String>,
     /// Run with `python3` (default) or another interpreter name.
     pub interpreter: String,
+    /// Python modules the run needs (`needs=torch,numpy`): a host where one does not import
+    /// skips the run, and a run that fails to import one is an environment error.
+    pub needs: Vec<String>,
+    /// GPU memory the run uses on each of its GPUs, in MiB (`gpu_mem=2GiB`), as declared; the
+    /// scheduler packs runs onto a GPU by it (else by the peak its last record measured).
+    pub gpu_mem_mib: Option<u64>,
 }
 
 /// What the text claims about a runnable snippet.

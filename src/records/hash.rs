@@ -1,6 +1,8 @@
 //! The hash of a run: everything that decides what runs and what it is compared with (the code of
 //! the continuation chain with hidden lines, the attributes, the interpreter). Records are keyed by
 //! it; a snippet whose hash has no record is missing, or stale when an older record exists.
+//! What a run needs of its host (`needs=` modules, `gpu_mem=`) is not in it: declaring a need
+//! changes where and beside what a run happens, not what it does, so records stay fresh.
 
 use crate::core::model::{RunSpec, Snippet};
 use sha2::{Digest, Sha256};
@@ -44,21 +46,33 @@ pub(crate) fn program(chain: &[&Snippet]) -> String {
 }
 
 /// The environment a chain runs with: variables of the ancestors, then the snippet's own (later
-/// wins), and the most GPUs any block of the chain needs.
+/// wins), the most GPUs and GPU memory any block of the chain needs, and every module any block
+/// needs (once each, in order).
 pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
     let last = chain.last()?.run.clone()?;
     let mut env: Vec<(String, String)> = Vec::new();
-    let mut gpus = last.gpus;
-    for s in chain {
-        if let Some(r) = &s.run {
-            gpus = gpus.max(r.gpus);
-            for (k, v) in &r.env {
-                env.retain(|(ek, _)| ek != k);
-                env.push((k.clone(), v.clone()));
+    let mut needs: Vec<String> = Vec::new();
+    let (mut gpus, mut gpu_mem_mib) = (last.gpus, last.gpu_mem_mib);
+    for r in chain.iter().filter_map(|s| s.run.as_ref()) {
+        gpus = gpus.max(r.gpus);
+        gpu_mem_mib = gpu_mem_mib.max(r.gpu_mem_mib);
+        for (k, v) in &r.env {
+            env.retain(|(ek, _)| ek != k);
+            env.push((k.clone(), v.clone()));
+        }
+        for m in &r.needs {
+            if !needs.contains(m) {
+                needs.push(m.clone());
             }
         }
     }
-    Some(RunSpec { gpus, env, ..last })
+    Some(RunSpec {
+        gpus,
+        env,
+        needs,
+        gpu_mem_mib,
+        ..last
+    })
 }
 
 /// Hex SHA-256 of what decides the run of `s` (see the module comment). Empty for a snippet that
@@ -115,6 +129,8 @@ mod tests {
                 timeout_s: 60,
                 after: after.map(String::from),
                 interpreter: "python3".into(),
+                needs: vec![],
+                gpu_mem_mib: None,
             }),
         }
     }

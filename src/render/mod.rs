@@ -13,6 +13,7 @@ pub(crate) mod feeds;
 pub(crate) mod highlight;
 pub(crate) mod lists;
 pub(crate) mod markdown;
+pub(crate) mod runs;
 pub(crate) mod snippet;
 pub(crate) mod theme;
 

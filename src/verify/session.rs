@@ -1,27 +1,25 @@
-//! One verify session, start to end: load and analyse the content, prune orphan records, plan
-//! (extract the units, detect the host, decide each action), write the skip records, run the
-//! rest packed onto the GPUs, record each run, sum up and write the report. What happens is told
-//! through `Progress`; the caller prints, and picks the exit status from the `Summary`.
+//! One verify session, start to end: load and analyse the content, take care of the records
+//! (move errbook 0.1's to their names, prune, reread: `upkeep`), plan (extract the units, detect
+//! the host and what its interpreters import, decide each action), run what this host can run
+//! packed onto its GPUs (`execute`), sum up and write the report. What happens is told through
+//! `Progress`; the caller prints, and picks the exit status from the `Summary`.
 
-use super::gpu;
-use super::options::{Options, Runner};
-use super::plan::{self, Action, Plan, Unit};
+use super::estimate::MemCap;
+use super::options::Options;
+use super::plan::{self, Offer, Plan};
 use super::progress::{Event, Progress};
-use super::runner::{self, local, Request};
-use super::schedule::{self, Slot};
-use super::summary::{Done, Summary};
-use super::{record, report};
+use super::summary::Summary;
+use super::{execute, gpu, report, upkeep};
 use crate::core::config::Config;
-use crate::core::error::{Error, IoContext, Result};
+use crate::core::error::{Error, Result};
 use crate::core::model::Catalog;
-use crate::records::{self, RecordSet, Verdict};
-use std::cell::RefCell;
+use crate::records::RecordSet;
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Duration;
 
 /// Run a session on the catalog at `root`. Content with errors is `Error::Content` (nothing
-/// runs); a dry run returns the plan with nothing done. Records that cannot be written are
-/// listed in `Summary::failures`, not errors: the other runs still count.
+/// runs); a dry run returns the plan with nothing done or moved. Records that cannot be written
+/// are listed in `Summary::failures`, not errors: the other runs still count.
 pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<Summary> {
     let cfg = Config::load(root)?;
     let analysis = crate::site::analyse(root, &cfg, false)?;
@@ -30,9 +28,17 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         let diags = analysis.diags;
         return Err(Error::Content { errors, diags });
     }
+    let packing = Packing::of(&cfg, opts)?;
     let mut set = RecordSet::load(root, &cfg)?;
-    if opts.prune {
-        prune(root, &set, &analysis.catalog, progress)?;
+    if !opts.dry_run && upkeep::migrate(root, &cfg, &set, progress)? {
+        set = RecordSet::load(root, &cfg)?;
+    }
+    if opts.prune && !opts.dry_run {
+        upkeep::prune(root, &set, &analysis.catalog, progress)?;
+        set = RecordSet::load(root, &cfg)?;
+    }
+    if opts.reread && !opts.dry_run {
+        upkeep::reread(root, &set, progress)?;
         set = RecordSet::load(root, &cfg)?;
     }
     let plan = make_plan(&cfg, &analysis.catalog, &set, opts);
@@ -47,8 +53,7 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         return Ok(summary);
     }
     let dir = root.join(&cfg.verify.records_dir);
-    write_skips(&dir, &mut summary)?;
-    run_units(&dir, opts, &mut summary, progress);
+    execute::run_units(&dir, opts, &set, &packing, &mut summary, progress);
     summary.done.sort_by_key(|d| d.unit);
     progress.event(Event::End(&summary));
     if let Some(path) = &opts.report {
@@ -57,21 +62,32 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
     Ok(summary)
 }
 
-/// Delete the records that match no runnable snippet of `catalog`.
-fn prune(
-    root: &Path,
-    set: &RecordSet,
-    catalog: &Catalog,
-    progress: &mut dyn Progress,
-) -> Result<()> {
-    let orphans = set.orphans(catalog);
-    for &i in &orphans {
-        let path = root.join(&set.paths[i]);
-        std::fs::remove_file(&path).at(&path)?;
-        progress.event(Event::Pruned(&set.paths[i]));
+/// How runs are packed onto GPUs: the cap per GPU and the memory a run is taken to need when
+/// nothing says.
+pub(super) struct Packing {
+    pub cap: MemCap,
+    pub default_mib: u64,
+}
+
+impl Packing {
+    /// From book.toml's `verify` keys, the command line's cap first.
+    fn of(cfg: &Config, opts: &Options) -> Result<Packing> {
+        let cap =
+            match opts.gpu_mem_cap {
+                Some(c) => c,
+                None => cfg.verify.gpu_mem_cap.parse().map_err(|e: Error| {
+                    Error::Other(format!("book.toml, verify.gpu_mem_cap: {e}"))
+                })?,
+            };
+        let default_mib = crate::parse::snippet::parse_mib(&cfg.verify.gpu_mem_default)
+            .ok_or_else(|| {
+                Error::Other(format!(
+                    "book.toml, verify.gpu_mem_default: `{}` is not an amount of memory (`4GiB`)",
+                    cfg.verify.gpu_mem_default
+                ))
+            })?;
+        Ok(Packing { cap, default_mib })
     }
-    progress.event(Event::PruneDone(orphans.len()));
-    Ok(())
 }
 
 fn make_plan(cfg: &Config, catalog: &Catalog, set: &RecordSet, opts: &Options) -> Plan {
@@ -81,7 +97,33 @@ fn make_plan(cfg: &Config, catalog: &Catalog, set: &RecordSet, opts: &Options) -
     }
     let python = shlex::split(&cfg.verify.python).unwrap_or_else(|| vec!["python3".into()]);
     let host = gpu::detect(&python, opts.gpus.only());
-    let actions = plan::plan(&units, set, host.gpus.len() as u32, opts.force);
+    // Which declared modules each interpreter lacks, asked once per interpreter.
+    let keep = execute::keep_env(opts);
+    let mut declared: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for u in &units {
+        let d = declared.entry(u.spec.interpreter.clone()).or_default();
+        d.extend(
+            u.spec
+                .needs
+                .iter()
+                .filter(|m| !d.contains(m))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+    }
+    let missing: BTreeMap<String, Vec<String>> = declared
+        .into_iter()
+        .map(|(interp, mods)| {
+            let cmd = execute::interpreter(&python, &interp);
+            let lacks = gpu::missing_modules(&cmd, &mods, &keep);
+            (interp, lacks)
+        })
+        .collect();
+    let offer = Offer {
+        host: &host,
+        missing: &missing,
+    };
+    let actions = plan::plan(&units, set, &offer, opts.force);
     let jobs = opts.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -94,116 +136,4 @@ fn make_plan(cfg: &Config, catalog: &Catalog, set: &RecordSet, opts: &Options) -
         jobs,
         python,
     }
-}
-
-/// The records of the units the plan skips, written at once.
-fn write_skips(dir: &Path, s: &mut Summary) -> Result<()> {
-    for (i, a) in s.plan.actions.iter().enumerate() {
-        if let Action::Skip(reason) = a {
-            let env = s.plan.host.env_for(&[]);
-            let rec = record::skipped(&s.plan.units[i], &now(), env, reason);
-            records::store::write(dir, &rec, false)?;
-            s.done.push(Done {
-                unit: i,
-                record: rec,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Run the units the plan runs, packed onto the host's GPUs, and write a record of each.
-fn run_units(dir: &Path, opts: &Options, s: &mut Summary, progress: &mut dyn Progress) {
-    let Summary {
-        plan,
-        done,
-        timeline,
-        failures,
-    } = s;
-    let plan = &*plan;
-    let to_run = plan.to_run();
-    let needs: Vec<u32> = to_run.iter().map(|&i| plan.units[i].spec.gpus).collect();
-    let keep_env: Vec<String> = runner::DEFAULT_KEEP
-        .iter()
-        .map(|s| s.to_string())
-        .chain(opts.keep_env.iter().cloned())
-        .collect();
-    let half = opts.log_bytes / 2;
-    progress.event(Event::Running(to_run.len()));
-    let progress = RefCell::new(progress);
-    let slots = schedule::run_all(
-        &needs,
-        &plan.host.gpu_ids(),
-        plan.jobs,
-        |k, gpus| {
-            let req = request(plan, &plan.units[to_run[k]], gpus, &keep_env, half);
-            let started = now();
-            let result = match opts.runner {
-                Runner::Local => local::run(&req),
-            };
-            (started, result)
-        },
-        |k, gpus| {
-            let name = plan.units[to_run[k]].name();
-            progress
-                .borrow_mut()
-                .event(Event::Started { name: &name, gpus });
-        },
-        |k, gpus, (date, result)| {
-            let (unit, u) = (to_run[k], &plan.units[to_run[k]]);
-            let record = record::finished(u, &date, gpus, plan.host.env_for(gpus), result, half);
-            let name = u.name();
-            progress.borrow_mut().event(Event::Finished {
-                name: &name,
-                record: &record,
-            });
-            let real = record.verdict != Verdict::Skipped;
-            if let Err(e) = records::store::write(dir, &record, real) {
-                failures.push(e.to_string());
-            }
-            done.push(Done { unit, record });
-        },
-    );
-    *timeline = slots
-        .into_iter()
-        .map(|slot| Slot {
-            job: to_run[slot.job],
-            ..slot
-        })
-        .collect();
-}
-
-/// What the runner gets for unit `u` on `gpus`.
-fn request(plan: &Plan, u: &Unit, gpus: &[u32], keep_env: &[String], half: usize) -> Request {
-    let interpreter = if u.spec.interpreter == "python3" {
-        plan.python.clone()
-    } else {
-        shlex::split(&u.spec.interpreter).unwrap_or_else(|| vec![u.spec.interpreter.clone()])
-    };
-    Request {
-        program: u.program.clone(),
-        file_name: format!("snippet.{}", ext(&u.lang)),
-        interpreter,
-        env: u.spec.env.clone(),
-        keep_env: keep_env.to_vec(),
-        gpus: gpus.to_vec(),
-        timeout: Duration::from_secs(u.spec.timeout_s),
-        // Tracebacks are read from a larger window than the log keeps.
-        keep_head: (256 * 1024).max(half),
-        keep_tail: (1024 * 1024).max(half),
-    }
-}
-
-/// The file extension of a snippet's language.
-fn ext(lang: &str) -> &str {
-    match lang {
-        "python" | "py" | "python3" | "" => "py",
-        "bash" | "sh" | "shell" => "sh",
-        other => other,
-    }
-}
-
-/// Now, as records write dates (RFC 3339, UTC, whole seconds).
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

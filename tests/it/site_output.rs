@@ -74,10 +74,11 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     ] {
         assert!(html.contains(needle), "entry page lacks {needle}");
     }
-    // Workarounds ranked by success rate: 95, then 90, then 85.
+    // Workarounds ranked by what their recorded runs found, then by success rate: 3 works
+    // (90%), 1 (95%) and 2 (85%) failed when run.
     let pos = |s: &str| html.find(s).unwrap_or_else(|| panic!("no {s}"));
-    assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-3\""));
-    assert!(pos("id=\"workaround-3\"") < pos("id=\"workaround-2\""));
+    assert!(pos("id=\"workaround-3\"") < pos("id=\"workaround-1\""));
+    assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-2\""));
     assert!(html.contains("style=\"width: 95%\""), "success bar");
 }
 

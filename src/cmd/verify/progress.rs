@@ -35,9 +35,30 @@ impl Printer {
 impl Progress for Printer {
     fn event(&mut self, event: Event<'_>) {
         match event {
+            Event::Moved { from, to: Some(to) } => {
+                eprintln!("moved {} -> {}", from.display(), to.display())
+            }
+            Event::Moved { from, to: None } => eprintln!("removed {}", from.display()),
+            Event::MoveDone(n) => eprintln!(
+                "verify: {n} record(s) moved to the per-environment layout (commit the move)"
+            ),
+            Event::Reread { path, record } => {
+                eprintln!("reread {}: {}", path.display(), record.finding)
+            }
+            Event::RereadDone(n) => eprintln!("verify: {n} record(s) read again from their logs"),
             Event::Pruned(path) => eprintln!("pruned {}", path.display()),
             Event::PruneDone(n) => eprintln!("verify: pruned {n} record(s)"),
-            Event::Planned(p) => eprintln!("{}", plan::line(p)),
+            Event::Planned(p) => {
+                eprintln!("{}", plan::line(p));
+                plan::skips(p);
+            }
+            Event::Again { name } => self.say(format!(
+                "  again  {name}: ran out of GPU memory beside other runs; runs again on a GPU of its own"
+            )),
+            Event::Kept { name, record } => self.say(format!(
+                "  kept   {name}: the recorded run stands ({} is not written over it)",
+                record.verdict.word()
+            )),
             Event::Running(n) => self.bar = Some(bar(n)),
             Event::Started { name, gpus } => {
                 self.running.push(name.to_string());

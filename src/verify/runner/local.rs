@@ -59,6 +59,7 @@ pub(crate) fn run(req: &Request) -> std::io::Result<Output> {
         exit_status: status.code(),
         signal: if timed_out { None } else { status.signal() },
         timed_out,
+        limit: None,
         duration,
         bytes: c.bytes,
         head: c.head.clone(),

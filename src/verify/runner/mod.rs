@@ -30,6 +30,8 @@ pub(super) struct Output {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
+    /// The sandbox limit that stopped the run (`memory`, `processes`), if one did.
+    pub limit: Option<String>,
     pub duration: Duration,
     /// All bytes written to stdout and stderr.
     pub bytes: u64,
