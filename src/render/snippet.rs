@@ -171,7 +171,7 @@ fn needs(run: &crate::core::model::RunSpec) -> String {
         ));
     }
     if !run.needs.is_empty() {
-        needs.push(esc(&run.needs.join(", ")));
+        needs.push(format!("needs {}", esc(&run.needs.join(", "))));
     }
     if let Some(a) = &run.after {
         let anchor = esc(&urls::code_anchor(a));

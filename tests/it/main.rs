@@ -25,3 +25,6 @@ mod serve;
 mod site_output;
 mod synth;
 mod verify;
+mod verify_evidence;
+mod verify_packing;
+mod verify_support;
