@@ -11,5 +11,5 @@ mod rebuild;
 pub use analysis::{analyse, Analysis};
 pub use build::{build, BuildOptions, BuildReport};
 pub use check::{check, explain_links};
-pub use query::{search, Answer, Hit};
+pub use query::{search, Answer, Hit, Searcher};
 pub use rebuild::{Live, Update};
