@@ -13,5 +13,5 @@ pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport};
 pub use check::{check, explain_links};
 pub use external::{check_external, ExternalOptions};
-pub use query::{search, Answer, Hit};
+pub use query::{search, Answer, Hit, Searcher};
 pub use rebuild::{Live, Update};
