@@ -11,8 +11,10 @@ pub(crate) mod article;
 pub(crate) mod entry;
 pub(crate) mod feeds;
 pub(crate) mod highlight;
+pub(crate) mod ids;
 pub(crate) mod lists;
 pub(crate) mod markdown;
+pub(crate) mod sanitize;
 pub(crate) mod snippet;
 
 use crate::core::config::Config;
@@ -48,6 +50,15 @@ impl PageCtx<'_> {
     }
 }
 
+/// The Content-Security-Policy of every page: scripts, styles and fonts only from the site's own
+/// files (no inline script, handler, `javascript:` URL or `style` attribute), images also from
+/// `data:` and HTTPS, nothing framed, no plugins, no `<base>`. Pages carry it as a
+/// `<meta http-equiv>` (a static host sends no headers); `serve` also sends it as a header.
+/// From `file://`, Chromium and Firefox count the bundle's own files as `'self'`.
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+img-src 'self' data: https:; font-src 'self'; connect-src 'self'; form-action 'self'; \
+base-uri 'none'; object-src 'none'";
+
 /// What every template gets (`base.html` uses it).
 #[derive(Serialize)]
 struct Base<'a> {
@@ -65,6 +76,8 @@ struct Base<'a> {
     search: String,
     edit_url: Option<String>,
     canonical: Option<String>,
+    /// The page's Content-Security-Policy (`CSP`).
+    csp: &'static str,
 }
 
 /// One output page: a site path and its template context.
@@ -144,6 +157,7 @@ impl<'a> Renderer<'a> {
             },
             canonical: (!self.offline && page.path != "404.html")
                 .then(|| format!("{}{}", self.cfg.site.base_url, page.path)),
+            csp: CSP,
         };
         let mut ctx = page.ctx.clone();
         ctx.insert("base", &base);
