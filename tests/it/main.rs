@@ -6,12 +6,14 @@ mod common;
 mod search_cases;
 
 mod cli_new;
+mod crash;
 mod determinism;
 mod diagnostics;
 mod incremental;
 mod layers;
 mod link_explicit;
 mod link_quality;
+mod output_folder;
 mod parse_seed;
 mod search_accuracy;
 mod search_cli;
