@@ -11,9 +11,11 @@ pub(crate) mod article;
 pub(crate) mod entry;
 pub(crate) mod feeds;
 pub(crate) mod highlight;
+pub(crate) mod ids;
 pub(crate) mod lists;
 pub(crate) mod markdown;
 pub(crate) mod runs;
+pub(crate) mod sanitize;
 pub(crate) mod snippet;
 pub(crate) mod theme;
 
@@ -52,6 +54,15 @@ impl PageCtx<'_> {
     }
 }
 
+/// The Content-Security-Policy of every page: scripts, styles and fonts only from the site's own
+/// files (no inline script, handler, `javascript:` URL or `style` attribute), images also from
+/// `data:` and HTTPS, nothing framed, no plugins, no `<base>`. Pages carry it as a
+/// `<meta http-equiv>` (a static host sends no headers); `serve` also sends it as a header.
+/// From `file://`, Chromium and Firefox count the bundle's own files as `'self'`.
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+img-src 'self' data: https:; font-src 'self'; connect-src 'self'; form-action 'self'; \
+base-uri 'none'; object-src 'none'";
+
 /// What every template gets (`base.html` uses it).
 #[derive(Serialize)]
 struct Base<'a> {
@@ -69,6 +80,8 @@ struct Base<'a> {
     search: String,
     edit_url: Option<String>,
     canonical: Option<String>,
+    /// The page's Content-Security-Policy (`CSP`).
+    csp: &'static str,
 }
 
 /// One output page: a site path and its template context.
@@ -142,6 +155,7 @@ impl<'a> Renderer<'a> {
             },
             canonical: (!self.offline && page.path != "404.html")
                 .then(|| format!("{}{}", self.cfg.site.base_url, page.path)),
+            csp: CSP,
         };
         let mut ctx = page.ctx.clone();
         ctx.insert("base", &base);

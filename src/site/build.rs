@@ -56,6 +56,7 @@ fn build_inner(
     keep: bool,
 ) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
     let started = std::time::Instant::now();
+    cfg.check_output(root, &opts.dest)?;
     let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
         let scope = Scope {
             infer: !opts.no_infer,
@@ -75,9 +76,16 @@ fn build_inner(
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let (pages, files) = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
+        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts.offline, &stage)
+        {
+            Ok(counts) => counts,
+            Err(e) => {
+                stage.abandon(&e);
+                return Err(e);
+            }
+        };
         let t = crate::core::timings::stage("write");
-        stage.commit(&opts.dest)?;
+        stage.commit()?;
         drop(t);
         let report = BuildReport {
             pages,
@@ -249,11 +257,11 @@ pub(super) fn catalog_files(
         out.push(OutFile::new("api/links.json", to_json(graph)?));
     }
     if want.sitemap {
-        let xml = crate::render::feeds::sitemap(cfg, paths);
+        let xml = crate::render::feeds::sitemap(cfg, paths)?;
         out.push(OutFile::new("sitemap.xml", xml.into_bytes()));
     }
     if want.feed {
-        let xml = crate::render::feeds::atom(cfg, cat);
+        let xml = crate::render::feeds::atom(cfg, cat)?;
         out.push(OutFile::new("feed.xml", xml.into_bytes()));
     }
     if want.search {
