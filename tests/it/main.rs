@@ -5,13 +5,20 @@
 mod common;
 mod search_cases;
 
+mod cascade;
+mod check_formats;
 mod cli_new;
+mod crash;
 mod determinism;
 mod diagnostics;
+mod drafts;
+mod external_links;
 mod incremental;
+mod init;
 mod layers;
 mod link_explicit;
 mod link_quality;
+mod output_folder;
 mod parse_seed;
 mod search_accuracy;
 mod search_cli;
