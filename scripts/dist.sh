@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The portable release binary: target/dist/errbook, for x86_64 Linux hosts with glibc 2.17 or
 # newer (CentOS 7, the older distributions GPU clusters still run), with nothing else to install:
-# the theme's templates are read from the catalog's themes/ folder, verify needs only Python.
+# the default theme is built in, and verify needs only Python (and nvidia-smi for GPUs).
 #
 #   bash scripts/dist.sh            # builds target/dist/errbook and checks its glibc symbols
 #   GLIBC=2.28 bash scripts/dist.sh # another floor
