@@ -7,6 +7,7 @@ pub(crate) mod article;
 pub(crate) mod entry;
 pub(crate) mod frontmatter;
 pub(crate) mod snippet;
+pub(crate) mod yaml;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
 use crate::core::model::{Article, Catalog, Entry, PageKind};
