@@ -13,6 +13,9 @@ const LEAD: usize = 40;
 /// Lines shown at most (a longer span is cut after its first lines).
 const MAX_LINES: usize = 8;
 
+/// Bytes searched at most for a line's start or end: enough for `WIDTH` characters of any size.
+const SCAN: usize = WIDTH * 4;
+
 /// The shown lines, and where in them the span and the first line are.
 #[derive(Debug)]
 pub(super) struct Excerpt {
@@ -25,79 +28,145 @@ pub(super) struct Excerpt {
     lines: usize,
 }
 
+/// One shown line: the byte range of the file it shows, and whether it was cut at either end.
+struct Shown {
+    from: usize,
+    to: usize,
+    head: bool,
+    tail: bool,
+}
+
 impl Excerpt {
     /// The excerpt of `src` around the byte span `(offset, len)`, which starts on 1-based `line`.
+    /// Every search is bounded (`SCAN`), so the cost does not grow with the line or the file.
     pub(super) fn new(name: String, src: &str, offset: usize, len: usize, line: usize) -> Excerpt {
-        let offset = super::lines::floor_char_boundary(src, offset.min(src.len()));
-        let end = super::lines::floor_char_boundary(src, (offset + len).min(src.len()));
-        let line_start = src[..offset].rfind('\n').map_or(0, |i| i + 1);
-        // One line before the span, if there is one.
-        let (from, first_line) = match line_start.checked_sub(1) {
-            Some(nl) => (
-                src[..nl].rfind('\n').map_or(0, |i| i + 1),
-                line.saturating_sub(2),
-            ),
-            None => (0, line.saturating_sub(1)),
-        };
-        let lead_col = src[line_start..offset].chars().count().saturating_sub(LEAD);
-        let mut e = Excerpt {
-            name,
-            text: String::new(),
-            span: SourceSpan::new(0.into(), 0),
-            first_line,
-            lines: 0,
-        };
-        let (mut span_start, mut span_end) = (None, None);
-        let mut at = from;
-        // The lines before, of and after the span, each cut to the same columns.
-        while at <= src.len() && e.lines < MAX_LINES {
-            let stop = src[at..].find('\n').map_or(src.len(), |i| at + i);
-            let line_text = &src[at..stop];
-            let (shown, map) = cut(line_text, lead_col);
-            let base = e.text.len();
-            if (at..=stop).contains(&offset) && span_start.is_none() {
-                span_start = Some(base + map(offset - at));
+        let floor = |i: usize| super::lines::floor_char_boundary(src, i.min(src.len()));
+        let offset = floor(offset);
+        let end = floor(offset.saturating_add(len)).max(offset);
+        let mut shown = Vec::new();
+        // The line before, when its start is near.
+        let line_start = line_start_near(src, offset);
+        let mut first_line = line.saturating_sub(1);
+        if let Some(ls) = line_start.filter(|&ls| ls > 0) {
+            if let Some(ps) = line_start_near(src, ls - 1) {
+                shown.push(from_start(src, ps));
+                first_line = first_line.saturating_sub(1);
             }
-            if (at..=stop).contains(&end) && span_start.is_some() {
-                span_end = Some(base + map(end - at));
-            }
-            e.text.push_str(&shown);
-            e.lines += 1;
-            // The line after the span is the last one shown.
-            if stop >= src.len() || at > end {
+        }
+        // The span's line, cut around the span's start.
+        let lead_from = {
+            let lo = line_start.unwrap_or_else(|| floor(offset.saturating_sub(SCAN)));
+            src[lo..offset]
+                .char_indices()
+                .rev()
+                .take(LEAD)
+                .last()
+                .map_or(offset, |(i, _)| lo + i)
+        };
+        let mut cur = from_start(src, lead_from);
+        cur.head = line_start.is_none_or(|ls| lead_from > ls);
+        shown.push(cur);
+        // The lines after, while the span goes on, and one more.
+        while shown.len() < MAX_LINES {
+            let Some(last) = shown.last() else { break };
+            let after_span = last.from > end;
+            let Some(next) = next_line_start(src, last.to) else {
+                break;
+            };
+            if after_span {
                 break;
             }
-            e.text.push('\n');
-            at = stop + 1;
+            shown.push(from_start(src, next));
+        }
+        Self::assemble(name, src, &shown, first_line, offset, end)
+    }
+
+    /// The shown lines as one text, and the span mapped into it (clipped to what is shown).
+    fn assemble(
+        name: String,
+        src: &str,
+        shown: &[Shown],
+        first_line: usize,
+        offset: usize,
+        end: usize,
+    ) -> Excerpt {
+        let mut text = String::new();
+        let (mut span_start, mut span_end) = (None, None);
+        for (k, l) in shown.iter().enumerate() {
+            if k > 0 {
+                text.push('\n');
+            }
+            if l.head {
+                text.push('…');
+            }
+            let base = text.len();
+            let map = |o: usize| base + o.clamp(l.from, l.to) - l.from;
+            if span_start.is_none() && offset <= l.to && offset >= l.from {
+                span_start = Some(map(offset));
+            }
+            if span_start.is_some() && end >= l.from {
+                span_end = Some(map(end));
+            }
+            text.push_str(&src[l.from..l.to]);
+            if l.tail {
+                text.push('…');
+            }
         }
         let s = span_start.unwrap_or(0);
-        let t = span_end.unwrap_or(e.text.len()).max(s);
-        e.span = SourceSpan::new(s.into(), t - s);
-        e
+        let t = span_end.unwrap_or(s).max(s);
+        Excerpt {
+            name,
+            lines: shown.len(),
+            text,
+            span: SourceSpan::new(s.into(), t - s),
+            first_line,
+        }
     }
 }
 
-/// `line` cut to `WIDTH` characters from column `lead` (with `…` where cut), and a map from a
-/// byte offset in `line` to one in the cut text.
-fn cut(line: &str, lead: usize) -> (String, impl Fn(usize) -> usize + '_) {
-    let chars = line.chars().count();
-    if chars <= WIDTH {
-        return (
-            line.to_string(),
-            Box::new(move |o: usize| o) as Box<dyn Fn(usize) -> usize>,
-        );
+/// The start of the line holding `at`, if it lies within `SCAN` bytes before it.
+fn line_start_near(src: &str, at: usize) -> Option<usize> {
+    let lo = at.saturating_sub(SCAN);
+    match src.as_bytes()[lo..at].iter().rposition(|&b| b == b'\n') {
+        Some(i) => Some(lo + i + 1),
+        None if lo == 0 => Some(0),
+        None => None,
     }
-    let start_col = lead.min(chars.saturating_sub(WIDTH));
-    let byte_at = |col: usize| line.char_indices().nth(col).map_or(line.len(), |(i, _)| i);
-    let (from, to) = (byte_at(start_col), byte_at(start_col + WIDTH));
-    let head = if from > 0 { "…" } else { "" };
-    let tail = if to < line.len() { "…" } else { "" };
-    let shown = format!("{head}{}{tail}", &line[from..to]);
-    let map = move |o: usize| {
-        let o = o.clamp(from, to);
-        head.len() + (o - from)
+}
+
+/// The start of the line after the one `to` lies on, if its end is within `SCAN` bytes.
+fn next_line_start(src: &str, to: usize) -> Option<usize> {
+    let hi = (to + SCAN).min(src.len());
+    let nl = src.as_bytes()[to..hi].iter().position(|&b| b == b'\n')?;
+    let next = to + nl + 1;
+    (next < src.len()).then_some(next)
+}
+
+/// A line shown from `from`: at most `WIDTH` characters, up to its end.
+fn from_start(src: &str, from: usize) -> Shown {
+    let rest = &src[from..];
+    let mut to = from;
+    let mut count = 0;
+    for (i, c) in rest.char_indices() {
+        if c == '\n' || count == WIDTH {
+            break;
+        }
+        to = from + i + c.len_utf8();
+        count += 1;
+    }
+    let line_end = to >= src.len() || src.as_bytes()[to] == b'\n';
+    // A carriage return before the newline is not shown.
+    let to = if line_end && to > from && src.as_bytes()[to - 1] == b'\r' {
+        to - 1
+    } else {
+        to
     };
-    (shown, Box::new(map) as Box<dyn Fn(usize) -> usize>)
+    Shown {
+        from,
+        to,
+        head: false,
+        tail: !line_end,
+    }
 }
 
 impl SourceCode for Excerpt {
