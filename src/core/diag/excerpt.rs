@@ -146,13 +146,11 @@ fn next_line_start(src: &str, to: usize) -> Option<usize> {
 fn from_start(src: &str, from: usize) -> Shown {
     let rest = &src[from..];
     let mut to = from;
-    let mut count = 0;
-    for (i, c) in rest.char_indices() {
+    for (count, (i, c)) in rest.char_indices().enumerate() {
         if c == '\n' || count == WIDTH {
             break;
         }
         to = from + i + c.len_utf8();
-        count += 1;
     }
     let line_end = to >= src.len() || src.as_bytes()[to] == b'\n';
     // A carriage return before the newline is not shown.
