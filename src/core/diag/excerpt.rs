@@ -53,18 +53,23 @@ impl Excerpt {
                 first_line = first_line.saturating_sub(1);
             }
         }
-        // The span's line, cut around the span's start.
-        let lead_from = {
+        // The span's line: from its start when the span begins within its first `WIDTH`
+        // characters, else cut to begin `LEAD` characters before the span.
+        let whole = line_start
+            .map(|ls| from_start(src, ls))
+            .filter(|l| offset <= l.to && (!l.tail || offset < l.to));
+        let cur = whole.unwrap_or_else(|| {
             let lo = line_start.unwrap_or_else(|| floor(offset.saturating_sub(SCAN)));
-            src[lo..offset]
+            let lead_from = src[lo..offset]
                 .char_indices()
                 .rev()
                 .take(LEAD)
                 .last()
-                .map_or(offset, |(i, _)| lo + i)
-        };
-        let mut cur = from_start(src, lead_from);
-        cur.head = line_start.is_none_or(|ls| lead_from > ls);
+                .map_or(offset, |(i, _)| lo + i);
+            let mut cut = from_start(src, lead_from);
+            cut.head = line_start.is_none_or(|ls| lead_from > ls);
+            cut
+        });
         shown.push(cur);
         // The lines after, while the span goes on, and one more.
         while shown.len() < MAX_LINES {
@@ -205,6 +210,14 @@ mod tests {
             ("two\nthree bad four\nfive".into(), "bad".into())
         );
         assert_eq!(shown(src, 0, 3), ("one\ntwo".into(), "one".into()));
+    }
+
+    #[test]
+    fn a_line_that_fits_is_shown_from_its_start() {
+        let src = format!("{}BAD and more\n", "word ".repeat(25));
+        let at = src.find("BAD").unwrap();
+        let (text, span) = shown(&src, at, 3);
+        assert_eq!((text.as_str(), span.as_str()), (src.trim_end(), "BAD"));
     }
 
     #[test]
