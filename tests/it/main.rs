@@ -15,6 +15,7 @@ mod link_quality;
 mod parse_seed;
 mod search_accuracy;
 mod search_cli;
+mod search_eval;
 mod search_parity;
 mod serve;
 mod site_output;
