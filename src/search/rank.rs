@@ -78,6 +78,7 @@ fn rank(idx: &Index, detected: Detected, limit: usize, texts: &mut rerank::Texts
         reach: Vec::with_capacity(terms.len()),
         hits: HashMap::new(),
         pairs: pairs(&detected),
+        codes: terms.iter().map(|t| rerank::code(t)).collect(),
     };
     let mut score = vec![0.0f64; n];
     let mut best = vec![0.0f64; n];

@@ -45,6 +45,8 @@ pub(crate) struct Query {
     /// Index term -> the best factor any query term reaches it with.
     pub(crate) hits: HashMap<String, f64>,
     pub(crate) pairs: HashSet<(String, String)>,
+    /// Per query term: whether it is a status or error code (`code`).
+    pub(crate) codes: Vec<bool>,
 }
 
 /// One text of an entry (its message or an alias): its terms in order, and each distinct term
@@ -126,7 +128,25 @@ fn coverage(q: &Query, text: &Text, cap: f64) -> f64 {
             .fold(0.0, f64::max);
         explained += w * f;
     }
-    share(held, total, cap) * share(explained, asked, cap)
+    let k: f64 = std::env::var("SUBST").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    let subst = (total - held).min(asked - explained).max(0.0);
+    let f = if held + k * subst > 0.0 { held / (held + k * subst) } else { 0.0 };
+    let codes: f64 = std::env::var("CODES").ok().and_then(|v| v.parse().ok()).unwrap_or(1.0);
+    let own: Vec<&str> = text.terms.iter().map(|(t, _)| t.as_str()).filter(|t| code(t)).collect();
+    let held_code = own.iter().any(|t| q.hits.contains_key(*t));
+    let other_code = q.reach.iter().enumerate().any(|(k, r)| r.is_empty() && q.codes[k]);
+    let c = if !own.is_empty() && !held_code && other_code { codes } else { 1.0 };
+    share(held, total, cap) * share(explained, asked, cap) * f * c
+}
+
+/// A status or error code (`CUBLAS_STATUS_EXECUTION_FAILED`, `CUDA_ERROR_NOT_INITIALIZED`):
+/// a compound term of three parts or more, one of which says status or error.
+pub(crate) fn code(t: &str) -> bool {
+    let parts: Vec<&str> = t.split('_').collect();
+    parts.len() >= 3
+        && parts
+            .iter()
+            .any(|p| matches!(*p, "status" | "error" | "err" | "fail" | "failur"))
 }
 
 /// Weighted overlap of two texts' terms: what they share, over the lighter of the two (so
