@@ -4,7 +4,7 @@
 //! a whole line) are dropped; when several ranks' output is interleaved, each rank's lines are
 //! put back together, in the order the ranks first appear.
 //!
-//! themes/default/static/search.js holds the same steps (`cleanLines`).
+//! themes/default/static/search-rank.js holds the same steps (`cleanLines`).
 
 use regex::Regex;
 use std::sync::LazyLock;

@@ -1,7 +1,7 @@
 //! Expand: a query term to the index terms it stands for, with a factor: itself (1.0), the
 //! terms it is a prefix of (the last term, or one with no exact match: 0.8), and failing both,
 //! the terms one or two typos away (0.7, 0.5). And the inverse document frequency every score
-//! uses. search.js does the same (`expand`, `osa`, `idf`).
+//! uses. search-rank.js does the same (`expand`, `osa`, `idf`).
 
 use crate::search::format::Index;
 

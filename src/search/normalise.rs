@@ -9,7 +9,7 @@
 //! Later readings are alternatives the ranking tries when the first finds nothing confident.
 //! Entries are read the same way at index time (their first reading).
 //!
-//! themes/default/static/search.js holds the same steps; tests/it/search_parity.rs runs both.
+//! themes/default/static/search-rank.js holds the same steps; tests/it/search_parity.rs runs both.
 
 use crate::search::clean::clean_lines;
 use crate::search::template::template;

@@ -6,7 +6,7 @@
 //! best entry is confident (at or above the weak score) is the answer; if none is, the one
 //! with the best match is, shown as weak.
 //!
-//! search.js ranks the same way; tests/it/search_parity.rs compares the two.
+//! search-rank.js ranks the same way; tests/it/search_parity.rs compares the two.
 
 use crate::search::expand::{expand, idf};
 use crate::search::format::Index;

@@ -4,11 +4,16 @@
 //! much. Two coverages: how much of the entry's message the paste holds (enough of it, for
 //! long messages: a few rare words make a match), and how much of the paste the message
 //! explains (an unexplained rare word, such as "segmentation fault" where the entry says
-//! "Killed", pulls it down); the match is their harmonic mean. Look-alike entries (messages
-//! that mostly agree) are then told apart by what only one of them says: its distinctive words
-//! and word pairs must be in the paste for it to be a confident answer.
+//! "Killed", pulls it down); the match is their product. It is lowered further when each side
+//! has a word the other lacks (a substitution: "list index out of range" is not "index out of
+//! range in self") and when the paste names another status code than the entry's. Look-alike
+//! entries (one message mostly contained in another) are then told apart by what only one of
+//! them says: its distinctive words and word pairs must be in the paste for it to be a
+//! confident answer. Words of error messages in general ("cannot", "file", "found") weigh a
+//! quarter of their idf, so that a small catalog, whose statistics cannot show it, does not
+//! take "cannot open shared object file" for what an entry is about.
 //!
-//! search.js does the same (`rerank`); tests/it/search_parity.rs compares the two.
+//! search-rank.js does the same (`rerank`); tests/it/search_parity.rs compares the two.
 
 use crate::search::expand::{df, idf};
 use crate::search::format::Index;
@@ -35,6 +40,10 @@ pub(crate) const LOOKALIKE_TOP: usize = 6;
 pub(crate) const FIRST_PASS: f64 = 0.02;
 /// What a word of error messages in general weighs, relative to its idf.
 pub(crate) const GENERIC_WEIGHT: f64 = 0.25;
+/// How much a substituted word (`substituted`) weighs against what the match holds.
+pub(crate) const SUBSTITUTION: f64 = 1.0;
+/// What a match keeps when the paste names another status or error code (`codes`).
+pub(crate) const CODE_MISMATCH: f64 = 0.2;
 
 /// The query side: its terms with their weights, the index terms each reaches (with the
 /// expansion's factor), and its adjacent word pairs.
@@ -110,15 +119,21 @@ fn share(held: f64, total: f64, cap: f64) -> f64 {
 
 /// Coverage of `text` by the query, and of the query by `text`; both must be high. Each is
 /// complete once it holds `cap` of weight: a few rare words of a long message make a match, and
-/// a few rare words explained make a paste's other words commentary.
+/// a few rare words explained make a paste's other words commentary. Lowered when each side has
+/// a word the other lacks (`substituted`) or names another code (`codes`).
 fn coverage(q: &Query, text: &Text, cap: f64) -> f64 {
-    let (mut total, mut held) = (0.0, 0.0);
+    let (mut total, mut held, mut missing) = (0.0, 0.0, 0.0f64);
     for (t, w) in &text.terms {
         total += w;
-        held += w * q.hits.get(t.as_str()).copied().unwrap_or(0.0);
+        let f = q.hits.get(t.as_str()).copied().unwrap_or(0.0);
+        held += w * f;
+        if f == 0.0 {
+            missing = missing.max(*w);
+        }
     }
     let set: HashSet<&str> = text.terms.iter().map(|(t, _)| t.as_str()).collect();
-    let (mut asked, mut explained) = (0.0, 0.0);
+    let (mut asked, mut explained, mut extra) = (0.0, 0.0, 0.0f64);
+    let mut other_code = false;
     for (k, w) in q.weights.iter().enumerate() {
         asked += w;
         let f = q.reach[k]
@@ -127,16 +142,42 @@ fn coverage(q: &Query, text: &Text, cap: f64) -> f64 {
             .map(|&(_, f)| f)
             .fold(0.0, f64::max);
         explained += w * f;
+        if f == 0.0 {
+            extra = extra.max(*w);
+            other_code |= q.codes[k];
+        }
     }
-    let k: f64 = std::env::var("SUBST").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
-    let subst = (total - held).min(asked - explained).max(0.0);
-    let f = if held + k * subst > 0.0 { held / (held + k * subst) } else { 0.0 };
-    let codes: f64 = std::env::var("CODES").ok().and_then(|v| v.parse().ok()).unwrap_or(1.0);
-    let own: Vec<&str> = text.terms.iter().map(|(t, _)| t.as_str()).filter(|t| code(t)).collect();
-    let held_code = own.iter().any(|t| q.hits.contains_key(*t));
-    let other_code = q.reach.iter().enumerate().any(|(k, r)| r.is_empty() && q.codes[k]);
-    let c = if !own.is_empty() && !held_code && other_code { codes } else { 1.0 };
-    share(held, total, cap) * share(explained, asked, cap) * f * c
+    share(held, total, cap)
+        * share(explained, asked, cap)
+        * substituted(held, missing.min(extra))
+        * codes(q, text, other_code)
+}
+
+/// What a match keeps when a word of the message is missing from the paste and a word of the
+/// paste is missing from the message (`subst`: the lighter of the heaviest of each): the same
+/// template with a different subject ("list index out of range", "index out of range in self")
+/// is another error. A long match shrugs off one such word; a short one does not.
+fn substituted(held: f64, subst: f64) -> f64 {
+    if held > 0.0 {
+        held / (held + SUBSTITUTION * subst)
+    } else {
+        0.0
+    }
+}
+
+/// `CODE_MISMATCH` when the message names a status or error code that the paste does not and
+/// the paste names another (`CUBLAS_STATUS_ALLOC_FAILED` where the entry says
+/// `CUBLAS_STATUS_NOT_INITIALIZED`), whatever else they share; 1 otherwise.
+fn codes(q: &Query, text: &Text, other_code: bool) -> f64 {
+    let mut own = text.terms.iter().filter(|(t, _)| code(t)).peekable();
+    if !other_code || own.peek().is_none() {
+        return 1.0;
+    }
+    if own.any(|(t, _)| q.hits.contains_key(t.as_str())) {
+        1.0
+    } else {
+        CODE_MISMATCH
+    }
 }
 
 /// A status or error code (`CUBLAS_STATUS_EXECUTION_FAILED`, `CUDA_ERROR_NOT_INITIALIZED`):

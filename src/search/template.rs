@@ -4,7 +4,7 @@
 //! message. A file name without a directory keeps its name (`libcudart.so.<n>`): it is often
 //! what tells two errors apart.
 //!
-//! themes/default/static/search.js holds the same steps (`template`).
+//! themes/default/static/search-rank.js holds the same steps (`template`).
 
 use regex::Regex;
 use std::sync::LazyLock;

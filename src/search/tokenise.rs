@@ -1,7 +1,7 @@
 //! Tokenise: text -> index terms. Lowercase ASCII words; compounds (`re-initialize`,
 //! `CUDA_ERROR_NOT_INITIALIZED`) give the joined word and its parts; placeholders, stop words,
 //! one-letter words and bare numbers are dropped; a light suffix stemmer folds `forked`/`fork`,
-//! `workers`/`worker`, `initialized`/`initialize`. search.js does the same, step for step.
+//! `workers`/`worker`, `initialized`/`initialize`. search-rank.js does the same, step for step.
 
 use regex::Regex;
 use std::sync::LazyLock;

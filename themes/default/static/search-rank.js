@@ -363,6 +363,7 @@
   // ---- rerank (src/search/rerank.rs) -------------------------------------------------------
   var RERANK = 24, COVER_CAP = 4.0, ENOUGH = 0.5, DISTINCT_CAP = 1.0, LOOKALIKE = 0.6;
   var LOOKALIKE_TOP = 6, SHARED_ONLY = 0.35, FIRST_PASS = 0.02, GENERIC_WEIGHT = 0.25;
+  var SUBSTITUTION = 1.0, CODE_MISMATCH = 0.2;
 
   function genericWeight(t, w) { return GENERIC[t] === true ? w * GENERIC_WEIGHT : w; }
   function weight(idx, t) { return genericWeight(t, idf(idx.docs.length, df(idx, t))); }
@@ -391,20 +392,41 @@
   }
 
   function coverage(q, text, cap) {
-    var total = 0, held = 0, set = {};
+    var total = 0, held = 0, missing = 0, set = {};
     text.terms.forEach(function (tw) {
+      var f = q.hits.has(tw[0]) ? q.hits.get(tw[0]) : 0;
       total += tw[1];
-      held += tw[1] * (q.hits.has(tw[0]) ? q.hits.get(tw[0]) : 0);
+      held += tw[1] * f;
+      if (f === 0) missing = Math.max(missing, tw[1]);
       set[tw[0]] = true;
     });
-    var asked = 0, explained = 0;
+    var asked = 0, explained = 0, extra = 0, otherCode = false;
     q.weights.forEach(function (w, k) {
       asked += w;
       var f = 0;
       q.reach[k].forEach(function (r) { if (set[r[0]] === true && r[1] > f) f = r[1]; });
       explained += w * f;
+      if (f === 0) { extra = Math.max(extra, w); otherCode = otherCode || q.codes[k]; }
     });
-    return share(held, total, cap) * share(explained, asked, cap);
+    return share(held, total, cap) * share(explained, asked, cap) *
+      substituted(held, Math.min(missing, extra)) * codes(q, text, otherCode);
+  }
+
+  function substituted(held, subst) { return held > 0 ? held / (held + SUBSTITUTION * subst) : 0; }
+
+  // A status or error code (CUBLAS_STATUS_EXECUTION_FAILED): a compound term of three parts or
+  // more, one of which says status or error.
+  function isCode(t) {
+    var parts = t.split("_");
+    return parts.length >= 3 && parts.some(function (p) {
+      return p === "status" || p === "error" || p === "err" || p === "fail" || p === "failur";
+    });
+  }
+
+  function codes(q, text, otherCode) {
+    var own = text.terms.filter(function (tw) { return isCode(tw[0]); });
+    if (!otherCode || !own.length) return 1;
+    return own.some(function (tw) { return q.hits.has(tw[0]); }) ? 1 : CODE_MISMATCH;
   }
 
   function overlap(a, b) {
@@ -503,7 +525,7 @@
     var denom = 0, matched = {};
     var toks = tokens(detected.template), pairs = {};
     for (var p = 0; p + 1 < toks.length; p++) pairs[toks[p] + " " + toks[p + 1]] = true;
-    var q = { weights: [], reach: [], hits: new Map(), pairs: pairs };
+    var q = { weights: [], reach: [], hits: new Map(), pairs: pairs, codes: terms.map(isCode) };
     for (var k = 0; k < terms.length; k++) {
       var ex = expand(idx, terms[k], k + 1 === terms.length, typed);
       var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.post[ex[0][0]].length / 2) : idf(n, 1);
