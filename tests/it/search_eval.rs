@@ -41,7 +41,11 @@ fn search_answers_real_pastes_right_and_confidently() {
     for (name, got, floor) in [
         ("top-1", ratio(all, "top1", "n"), TOP1),
         ("top-3", ratio(all, "top3", "n"), TOP3),
-        ("right and confident", ratio(all, "right_confident", "n"), RIGHT_CONFIDENT),
+        (
+            "right and confident",
+            ratio(all, "right_confident", "n"),
+            RIGHT_CONFIDENT,
+        ),
         (
             "held-out right and confident",
             ratio(held, "right_confident", "n"),
