@@ -23,6 +23,7 @@ mod output_folder;
 mod parse_seed;
 mod search_accuracy;
 mod search_cli;
+mod search_eval;
 mod search_parity;
 mod serve;
 mod serve_hostile;
