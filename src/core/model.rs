@@ -242,6 +242,9 @@ pub struct RunSpec {
     pub after: Option<String>,
     /// Run with `python3` (default) or another interpreter name.
     pub interpreter: String,
+    /// The run may use the network (`network`); sandboxed runs have none otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub network: bool,
 }
 
 /// What the text claims about a runnable snippet.

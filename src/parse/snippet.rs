@@ -7,6 +7,7 @@
 //! ```python run expect=RuntimeError match="Cannot re-initialize CUDA" gpus=1 timeout=120 id=ex1
 //! ```python run after=ex1                  # continues block `ex1` of the same page
 //! ```python run env=MASTER_ADDR=127.0.0.1  # a variable for the run (repeatable)
+//! ```python run network                    # the run may use the network (sandboxed runs have none)
 //! ```
 //!
 //! Lines starting with `#@ ` run but are hidden on the site (setup the article elides).
@@ -33,6 +34,7 @@ pub(crate) const KEYS: &[&str] = &[
     "id",
     "after",
     "interpreter",
+    "network",
 ];
 
 /// A fenced block as found in the source, before attributes are read.
@@ -228,6 +230,7 @@ struct Attrs {
     id: Option<String>,
     after: Option<String>,
     interpreter: String,
+    network: bool,
 }
 
 impl Attrs {
@@ -243,6 +246,7 @@ impl Attrs {
             id: None,
             after: None,
             interpreter: "python3".to_string(),
+            network: false,
         }
     }
 
@@ -261,6 +265,15 @@ impl Attrs {
                     self.interpreter = v
                 }
             }
+            "network" if v.is_none() => {
+                self.runnable = true;
+                self.network = true;
+            }
+            "network" => at.error(
+                "`network` takes no value".to_string(),
+                w,
+                "write `network` alone: the run may use the network",
+            ),
             "expect" | "match" | "after" | "gpus" | "timeout" | "env" => {
                 self.runnable = true;
                 self.read_run(at, k, v, w);
@@ -335,6 +348,7 @@ impl Attrs {
             timeout_s: self.timeout,
             after: self.after,
             interpreter: self.interpreter,
+            network: self.network,
         };
         (Some(spec), self.id)
     }
@@ -497,6 +511,17 @@ mod tests {
         assert_eq!((r.gpus, r.timeout_s), (2, 120));
         assert_eq!(r.env, vec![("A".to_string(), "b".to_string())]);
         assert_eq!(s.id, "ex1");
+    }
+
+    #[test]
+    fn network_is_declared_alone_and_makes_the_block_runnable() {
+        let (s, d) = snip("python network", "x\n");
+        assert!(d.items.is_empty(), "{:?}", d.items);
+        assert!(s.run.unwrap().network);
+        let (s, _) = snip("python run", "x\n");
+        assert!(!s.run.unwrap().network);
+        let (_, d) = snip("python run network=yes", "x\n");
+        assert!(d.items[0].message.contains("`network` takes no value"));
     }
 
     #[test]

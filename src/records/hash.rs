@@ -49,16 +49,23 @@ pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
     let last = chain.last()?.run.clone()?;
     let mut env: Vec<(String, String)> = Vec::new();
     let mut gpus = last.gpus;
+    let mut network = last.network;
     for s in chain {
         if let Some(r) = &s.run {
             gpus = gpus.max(r.gpus);
+            network |= r.network;
             for (k, v) in &r.env {
                 env.retain(|(ek, _)| ek != k);
                 env.push((k.clone(), v.clone()));
             }
         }
     }
-    Some(RunSpec { gpus, env, ..last })
+    Some(RunSpec {
+        gpus,
+        env,
+        network,
+        ..last
+    })
 }
 
 /// Hex SHA-256 of what decides the run of `s` (see the module comment). Empty for a snippet that
@@ -82,6 +89,10 @@ pub(crate) fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
     field("interpreter", &spec.interpreter);
     field("gpus", &spec.gpus.to_string());
     field("timeout", &spec.timeout_s.to_string());
+    // Hashed only when declared, so that records made before the attribute existed stay fresh.
+    if spec.network {
+        field("network", "yes");
+    }
     for (k, v) in &spec.env {
         field("env", &format!("{k}={v}"));
     }
@@ -115,6 +126,7 @@ mod tests {
                 timeout_s: 60,
                 after: after.map(String::from),
                 interpreter: "python3".into(),
+                network: false,
             }),
         }
     }
@@ -140,6 +152,10 @@ mod tests {
             message: None,
         };
         assert_ne!(h1, hash_of(&claim, &claim[1]), "the claim is hashed");
+        let mut net = page.clone();
+        net[0].run.as_mut().unwrap().network = true;
+        assert_ne!(h1, hash_of(&net, &net[1]), "a declared network is hashed");
+        assert!(effective(&chain(&net, &net[1])).unwrap().network, "and inherited");
         assert_eq!(h1, hash_of(&page, &page[1]), "deterministic");
         assert_eq!(h1.len(), 64);
     }

@@ -124,6 +124,7 @@ mod tests {
                 timeout_s: 1,
                 after: None,
                 interpreter: "python3".into(),
+                network: false,
             },
             hash: format!("{id}-hash"),
         }
