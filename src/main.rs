@@ -58,6 +58,9 @@ enum Command {
     },
     /// Run the runnable snippets and record the results.
     Verify(cmd::verify::Args),
+    /// errbook on a remote host, started by `verify --runner ssh://...|slurm`.
+    #[command(hide = true)]
+    VerifyWorker(cmd::worker::Args),
     /// Create a new entry or article from a template.
     New {
         #[arg(value_parser = ["error", "article"])]
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Command::Serve { port, open } => cmd::serve::run(&root, port, open),
         Command::Check { links } => cmd::check::run(&root, &links),
         Command::Verify(args) => cmd::verify::run(&root, args),
+        Command::VerifyWorker(args) => cmd::worker::run(args),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };

@@ -7,6 +7,7 @@ pub(crate) mod new;
 pub(crate) mod search;
 pub(crate) mod serve;
 pub(crate) mod verify;
+pub(crate) mod worker;
 
 use errbook::Diagnostics;
 

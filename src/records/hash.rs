@@ -155,7 +155,10 @@ mod tests {
         let mut net = page.clone();
         net[0].run.as_mut().unwrap().network = true;
         assert_ne!(h1, hash_of(&net, &net[1]), "a declared network is hashed");
-        assert!(effective(&chain(&net, &net[1])).unwrap().network, "and inherited");
+        assert!(
+            effective(&chain(&net, &net[1])).unwrap().network,
+            "and inherited"
+        );
         assert_eq!(h1, hash_of(&page, &page[1]), "deterministic");
         assert_eq!(h1.len(), 64);
     }

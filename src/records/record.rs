@@ -97,6 +97,13 @@ pub struct Record {
     pub gpus_used: Vec<u32>,
     #[serde(default)]
     pub env: Environment,
+    /// Where it ran: `local`, `ssh://host`, `slurm job 12_3 on node7`.
+    #[serde(default)]
+    pub runner: String,
+    /// How it was contained: `bwrap 0.8.0: no network, memory 16384 MiB, 8192 tasks (cgroup v2)`,
+    /// or `none` (`--sandbox none`).
+    #[serde(default)]
+    pub sandbox: String,
     /// Bytes the run wrote to stdout and stderr; the log keeps its head and tail.
     #[serde(default)]
     pub output_bytes: u64,

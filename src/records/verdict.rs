@@ -14,6 +14,9 @@ pub enum Verdict {
     /// Claimed to fail with one error, failed with another.
     DifferentError,
     TimedOut,
+    /// The sandbox stopped the run: it hit its memory or process limit (not a finding about the
+    /// text: the snippet may need more than the host gives a run).
+    StoppedByLimit,
     Skipped,
 }
 
@@ -42,6 +45,7 @@ impl Verdict {
             Verdict::Contradicted => w("contradicted", "contradicted", "bad", "FIND"),
             Verdict::DifferentError => w("different_error", "different error", "bad", "FIND"),
             Verdict::TimedOut => w("timed_out", "timed out", "warn", "TIME"),
+            Verdict::StoppedByLimit => w("stopped_by_limit", "stopped by a limit", "warn", "LIMIT"),
             Verdict::Skipped => w("skipped", "skipped", "muted", "skip"),
         }
     }

@@ -1,5 +1,5 @@
 //! Compare what a run did with what the text claims: confirmed, contradicted, different error,
-//! timed out. (Skipped runs never get here.)
+//! timed out, stopped by a limit. (Skipped runs never get here.)
 
 use super::traceback::Raised;
 use crate::core::model::Claim;
@@ -11,6 +11,8 @@ pub(super) struct Outcome {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
+    /// The sandbox limit the run hit (`memory (2048 MiB)`), if any.
+    pub limit: Option<String>,
     pub raised: Raised,
 }
 
@@ -92,6 +94,16 @@ fn matches(e: &RaisedError, exception: Option<&str>, fragment: Option<&str>) -> 
 
 /// The verdict and a sentence saying why.
 pub(super) fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
+    // A run that failed at a limit says nothing about the text: the host gave it too little.
+    if let Some(limit) = o.limit.as_ref().filter(|_| o.failed() || o.timed_out) {
+        return (
+            Verdict::StoppedByLimit,
+            format!(
+                "Stopped by its sandbox's {limit} limit: it {}.",
+                o.describe()
+            ),
+        );
+    }
     if o.timed_out {
         return (Verdict::TimedOut, format!("The run {}.", o.describe()));
     }
@@ -178,5 +190,27 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(verdict(&Claim::Runs, &t).0, Verdict::TimedOut);
+        let mut oom = bad.clone();
+        oom.limit = Some("memory (2048 MiB)".into());
+        let (v, why) = verdict(&fails(Some("RuntimeError"), None), &oom);
+        assert_eq!(
+            v,
+            Verdict::StoppedByLimit,
+            "never contradicted, never confirmed"
+        );
+        assert!(
+            why.starts_with("Stopped by its sandbox's memory (2048 MiB) limit"),
+            "{why}"
+        );
+        let mut bomb = t.clone();
+        bomb.limit = Some("tasks (64)".into());
+        assert_eq!(verdict(&Claim::Runs, &bomb).0, Verdict::StoppedByLimit);
+        let mut coped = ok.clone();
+        coped.limit = Some("tasks (64)".into());
+        assert_eq!(
+            verdict(&Claim::Runs, &coped).0,
+            Verdict::Confirmed,
+            "it hit the limit and coped"
+        );
     }
 }

@@ -4,14 +4,14 @@
 use crate::records::Environment;
 use std::process::Command;
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gpu {
     pub index: u32,
     pub name: String,
     pub memory_mib: u64,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Host {
     pub gpus: Vec<Gpu>,
     /// Everything but the per-run GPU fields.

@@ -8,8 +8,12 @@
 //!
 //! The build reads records through `records::RecordSet` to show verdicts beside snippets.
 
+mod backends;
 mod compare;
+mod drive;
+mod execute;
 mod gpu;
+mod job;
 mod options;
 mod plan;
 mod progress;
@@ -18,11 +22,18 @@ mod report;
 mod runner;
 mod schedule;
 mod session;
+mod slurm;
+mod ssh;
 mod summary;
 mod traceback;
+mod wire;
+pub mod worker;
 
-pub use options::{GpuSelection, Options, Runner, DEFAULT_LOG_BYTES};
+pub use options::{
+    GpuSelection, Options, Runner, SandboxChoice, SlurmChoice, SshHost, DEFAULT_LOG_BYTES,
+};
 pub use plan::{Action, Plan, Unit, UP_TO_DATE};
 pub use progress::{Event, Progress};
+pub use runner::sandbox::{SandboxKind, DEFAULT_TASKS};
 pub use session::run;
 pub use summary::{Done, Exit, Summary};

@@ -90,7 +90,7 @@ impl Action {
     }
 }
 
-/// Decide each unit's action. `host_gpus`: GPUs this host offers.
+/// Decide each unit's action. `host_gpus`: the most GPUs a run can have where runs happen.
 pub(super) fn plan(
     units: &[Unit],
     records: &RecordSet,
@@ -125,6 +125,8 @@ pub struct Plan {
     /// Parallel to `units`.
     pub actions: Vec<Action>,
     pub host: Host,
+    /// Where runs happen: `local`, `ssh://a (2 GPUs), ...`, `slurm (partition gpu)`.
+    pub runner: String,
     /// Runs at a time.
     pub jobs: usize,
     /// The interpreter command of `python3` snippets (book.toml's `verify.python`).

@@ -16,10 +16,25 @@ pub enum Event<'a> {
     PruneDone(usize),
     /// The plan: units, what to do with each, the host, runs at a time. Nothing has run yet.
     Planned(&'a Plan),
+    /// Something the maintainer should know (no cgroup here, `--sandbox none`, a host dropped).
+    Warning(&'a str),
     /// Runs begin, this many of them (the skip records are written).
     Running(usize),
-    /// A run started on these GPUs (none: a CPU run).
-    Started { name: &'a str, gpus: &'a [u32] },
+    /// A run was handed to `place` (a host, a Slurm job) and waits there.
+    Queued { name: &'a str, place: &'a str },
+    /// A run waits in Slurm's queue for `reason` (`Priority`, `Resources`).
+    Pending {
+        name: &'a str,
+        place: &'a str,
+        reason: &'a str,
+    },
+    /// A run started at `place` (`local`, a host, a Slurm job and node) on these GPUs (none: a
+    /// CPU run).
+    Started {
+        name: &'a str,
+        gpus: &'a [u32],
+        place: &'a str,
+    },
     /// A run finished; its record is about to be written.
     Finished { name: &'a str, record: &'a Record },
     /// Every run is over and every record written (or failed to be); the report comes next.

@@ -32,6 +32,8 @@ fn base(u: &Unit, date: &str, env: Environment) -> Record {
         date: date.to_string(),
         gpus_used: Vec::new(),
         env,
+        runner: String::new(),
+        sandbox: String::new(),
         output_bytes: 0,
         log: String::new(),
     }
@@ -51,29 +53,33 @@ pub(crate) fn skipped(u: &Unit, date: &str, env: Environment, reason: &str) -> R
     skip(base(u, date, env), reason.to_string(), finding)
 }
 
-/// The record of a run of `u` started at `date` on `gpus`; `log_half`: bytes of the log kept
-/// from the start and from the end of the output.
+/// The record of a run of `u` started at `date` on `gpus` by `runner`; `result`: what the run
+/// did, or why it did not happen. `log_half`: bytes of the log kept from the start and from the
+/// end of the output.
 pub(crate) fn finished(
     u: &Unit,
     date: &str,
     gpus: &[u32],
-    env: Environment,
-    result: std::io::Result<Output>,
+    (env, runner): (Environment, &str),
+    result: Result<Output, String>,
     log_half: usize,
 ) -> Record {
     let mut rec = base(u, date, env);
     rec.gpus_used = gpus.to_vec();
+    rec.runner = runner.to_string();
     let out = match result {
         Ok(out) => out,
-        Err(e) => {
-            let reason = format!("could not start the run: {e}");
-            return skip(rec, reason, format!("Not run: could not start it: {e}."));
+        Err(reason) => {
+            let finding = format!("Not run: {reason}.");
+            return skip(rec, reason, finding);
         }
     };
+    rec.sandbox = out.sandbox.clone();
     let o = Outcome {
         exit_status: out.exit_status,
         signal: out.signal,
         timed_out: out.timed_out,
+        limit: out.limit.clone(),
         raised: traceback::parse(&out.text()),
     };
     (rec.verdict, rec.finding) = compare::verdict(&u.spec.claim, &o);

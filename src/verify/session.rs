@@ -3,21 +3,18 @@
 //! rest packed onto the GPUs, record each run, sum up and write the report. What happens is told
 //! through `Progress`; the caller prints, and picks the exit status from the `Summary`.
 
-use super::gpu;
-use super::options::{Options, Runner};
-use super::plan::{self, Action, Plan, Unit};
+use super::drive::{self, now};
+use super::job::Backend;
+use super::options::Options;
+use super::plan::{self, Action, Plan};
 use super::progress::{Event, Progress};
-use super::runner::{self, local, Request};
-use super::schedule::{self, Slot};
 use super::summary::{Done, Summary};
-use super::{record, report};
+use super::{backends, record, report};
 use crate::core::config::Config;
 use crate::core::error::{Error, IoContext, Result};
 use crate::core::model::Catalog;
-use crate::records::{self, RecordSet, Verdict};
-use std::cell::RefCell;
+use crate::records::{self, RecordSet};
 use std::path::Path;
-use std::time::Duration;
 
 /// Run a session on the catalog at `root`. Content with errors is `Error::Content` (nothing
 /// runs); a dry run returns the plan with nothing done. Records that cannot be written are
@@ -35,7 +32,12 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         prune(root, &set, &analysis.catalog, progress)?;
         set = RecordSet::load(root, &cfg)?;
     }
-    let plan = make_plan(&cfg, &analysis.catalog, &set, opts);
+    // Where runs happen, ready (sandbox checked, hosts reached) before anything is written.
+    let mut backend = backends::prepare(root, &cfg, opts)?;
+    for w in backend.warnings() {
+        progress.event(Event::Warning(&w));
+    }
+    let plan = make_plan(&cfg, &analysis.catalog, &set, opts, &*backend);
     progress.event(Event::Planned(&plan));
     let mut summary = Summary {
         plan,
@@ -48,7 +50,8 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
     }
     let dir = root.join(&cfg.verify.records_dir);
     write_skips(&dir, &mut summary)?;
-    run_units(&dir, opts, &mut summary, progress);
+    let ctx = (opts, &cfg, &set);
+    drive::run(&dir, ctx, &mut *backend, &mut summary, progress);
     summary.done.sort_by_key(|d| d.unit);
     progress.event(Event::End(&summary));
     if let Some(path) = &opts.report {
@@ -74,24 +77,25 @@ fn prune(
     Ok(())
 }
 
-fn make_plan(cfg: &Config, catalog: &Catalog, set: &RecordSet, opts: &Options) -> Plan {
+fn make_plan(
+    cfg: &Config,
+    catalog: &Catalog,
+    set: &RecordSet,
+    opts: &Options,
+    backend: &dyn Backend,
+) -> Plan {
     let mut units = plan::extract(catalog);
     if !opts.only.is_empty() {
         units.retain(|u| opts.only.iter().any(|o| u.name().contains(o.as_str())));
     }
     let python = shlex::split(&cfg.verify.python).unwrap_or_else(|| vec!["python3".into()]);
-    let host = gpu::detect(&python, opts.gpus.only());
-    let actions = plan::plan(&units, set, host.gpus.len() as u32, opts.force);
-    let jobs = opts.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2)
-    });
+    let actions = plan::plan(&units, set, backend.max_gpus(), opts.force);
     Plan {
         units,
         actions,
-        host,
-        jobs,
+        host: backend.host().clone(),
+        runner: backend.describe(),
+        jobs: backend.jobs(),
         python,
     }
 }
@@ -101,7 +105,8 @@ fn write_skips(dir: &Path, s: &mut Summary) -> Result<()> {
     for (i, a) in s.plan.actions.iter().enumerate() {
         if let Action::Skip(reason) = a {
             let env = s.plan.host.env_for(&[]);
-            let rec = record::skipped(&s.plan.units[i], &now(), env, reason);
+            let mut rec = record::skipped(&s.plan.units[i], &now(), env, reason);
+            rec.runner = s.plan.runner.clone();
             records::store::write(dir, &rec, false)?;
             s.done.push(Done {
                 unit: i,
@@ -110,100 +115,4 @@ fn write_skips(dir: &Path, s: &mut Summary) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Run the units the plan runs, packed onto the host's GPUs, and write a record of each.
-fn run_units(dir: &Path, opts: &Options, s: &mut Summary, progress: &mut dyn Progress) {
-    let Summary {
-        plan,
-        done,
-        timeline,
-        failures,
-    } = s;
-    let plan = &*plan;
-    let to_run = plan.to_run();
-    let needs: Vec<u32> = to_run.iter().map(|&i| plan.units[i].spec.gpus).collect();
-    let keep_env: Vec<String> = runner::DEFAULT_KEEP
-        .iter()
-        .map(|s| s.to_string())
-        .chain(opts.keep_env.iter().cloned())
-        .collect();
-    let half = opts.log_bytes / 2;
-    progress.event(Event::Running(to_run.len()));
-    let progress = RefCell::new(progress);
-    let slots = schedule::run_all(
-        &needs,
-        &plan.host.gpu_ids(),
-        plan.jobs,
-        |k, gpus| {
-            let req = request(plan, &plan.units[to_run[k]], gpus, &keep_env, half);
-            let started = now();
-            let result = match opts.runner {
-                Runner::Local => local::run(&req),
-            };
-            (started, result)
-        },
-        |k, gpus| {
-            let name = plan.units[to_run[k]].name();
-            progress
-                .borrow_mut()
-                .event(Event::Started { name: &name, gpus });
-        },
-        |k, gpus, (date, result)| {
-            let (unit, u) = (to_run[k], &plan.units[to_run[k]]);
-            let record = record::finished(u, &date, gpus, plan.host.env_for(gpus), result, half);
-            let name = u.name();
-            progress.borrow_mut().event(Event::Finished {
-                name: &name,
-                record: &record,
-            });
-            let real = record.verdict != Verdict::Skipped;
-            if let Err(e) = records::store::write(dir, &record, real) {
-                failures.push(e.to_string());
-            }
-            done.push(Done { unit, record });
-        },
-    );
-    *timeline = slots
-        .into_iter()
-        .map(|slot| Slot {
-            job: to_run[slot.job],
-            ..slot
-        })
-        .collect();
-}
-
-/// What the runner gets for unit `u` on `gpus`.
-fn request(plan: &Plan, u: &Unit, gpus: &[u32], keep_env: &[String], half: usize) -> Request {
-    let interpreter = if u.spec.interpreter == "python3" {
-        plan.python.clone()
-    } else {
-        shlex::split(&u.spec.interpreter).unwrap_or_else(|| vec![u.spec.interpreter.clone()])
-    };
-    Request {
-        program: u.program.clone(),
-        file_name: format!("snippet.{}", ext(&u.lang)),
-        interpreter,
-        env: u.spec.env.clone(),
-        keep_env: keep_env.to_vec(),
-        gpus: gpus.to_vec(),
-        timeout: Duration::from_secs(u.spec.timeout_s),
-        // Tracebacks are read from a larger window than the log keeps.
-        keep_head: (256 * 1024).max(half),
-        keep_tail: (1024 * 1024).max(half),
-    }
-}
-
-/// The file extension of a snippet's language.
-fn ext(lang: &str) -> &str {
-    match lang {
-        "python" | "py" | "python3" | "" => "py",
-        "bash" | "sh" | "shell" => "sh",
-        other => other,
-    }
-}
-
-/// Now, as records write dates (RFC 3339, UTC, whole seconds).
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

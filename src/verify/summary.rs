@@ -154,6 +154,7 @@ mod tests {
                 actions: vec![Action::Run; units.len()],
                 units,
                 host: Default::default(),
+                runner: "local".into(),
                 jobs: 1,
                 python: vec![],
             },

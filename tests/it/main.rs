@@ -3,6 +3,7 @@
 //! tests/fixtures/ and assert on what users see.
 
 mod common;
+mod runs;
 mod search_cases;
 
 mod cli_new;
@@ -13,6 +14,7 @@ mod layers;
 mod link_explicit;
 mod link_quality;
 mod parse_seed;
+mod sandbox;
 mod search_accuracy;
 mod search_cli;
 mod search_parity;

@@ -1,77 +1,18 @@
 //! `errbook verify` driven as users run it, on CPU-only fixture catalogs under
 //! tests/fixtures/verify/: every verdict, a child that dies while the parent exits 0, a
 //! continuation chain, a time-out that kills the whole process group, an output flood, packing
-//! onto GPUs, and a changed snippet whose record goes stale.
+//! onto GPUs, and a changed snippet whose record goes stale. These run unsandboxed
+//! (`--sandbox none`), so that they pass where bubblewrap is not installed; `sandbox.rs` runs
+//! the same catalog in the sandbox.
 
-use assert_cmd::Command;
+use crate::runs::{alive, errbook, fixture, records, Records};
 use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> tempfile::TempDir {
-    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/verify")
-        .join(name);
-    let t = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(&from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let dest = t.path().join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-    t
-}
-
-fn errbook(root: &Path) -> Command {
-    let mut c = Command::cargo_bin("errbook").unwrap();
-    c.arg("--root").arg(root);
-    c
-}
-
-/// Records by snippet id.
-fn records(root: &Path) -> Records {
-    let mut out = BTreeMap::new();
-    for e in walkdir::WalkDir::new(root.join("verify"))
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if e.path().extension().is_some_and(|x| x == "json") {
-            let v: Value =
-                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
-            let id = v["snippet"].as_str().unwrap().to_string();
-            assert!(
-                out.insert(id.clone(), (e.path().to_path_buf(), v))
-                    .is_none(),
-                "two records for {id}"
-            );
-        }
-    }
-    out
-}
-
-fn alive(pid: u32) -> bool {
-    // A zombie (reparented, not yet reaped) counts as gone: it runs nothing.
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(s) => !s
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z'),
-        Err(_) => false,
-    }
-}
 
 #[test]
 fn every_verdict_from_cpu_snippets() {
     let t = fixture("cpu");
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "none"])
+        .args(["verify", "--sandbox", "none", "--gpus", "none"])
         .env("ERRBOOK_TEST_SECRET", "1")
         .output()
         .unwrap();
@@ -112,7 +53,14 @@ fn every_verdict_from_cpu_snippets() {
 
     // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
     let again = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--allow-contradictions"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "none",
+            "--allow-contradictions",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&again.stderr);
@@ -123,8 +71,6 @@ fn every_verdict_from_cpu_snippets() {
     let cerr = String::from_utf8_lossy(&check.stderr);
     assert!(!cerr.contains("W-verify"), "{cerr}");
 }
-
-type Records = BTreeMap<String, (PathBuf, Value)>;
 
 /// Each claim's verdict, with the exception and exit status it rests on.
 fn check_claims(r: &Records) {
@@ -237,7 +183,7 @@ fn a_changed_snippet_makes_its_record_stale() {
     );
 
     errbook(t.path())
-        .args(["verify", "--only", "#base"])
+        .args(["verify", "--sandbox", "none", "--only", "#base"])
         .assert()
         .success();
     let first = records(t.path());
@@ -268,7 +214,7 @@ fn a_changed_snippet_makes_its_record_stale() {
 
     // Verifying again replaces the stale record (one file per snippet position remains).
     errbook(t.path())
-        .args(["verify", "--only", "#base"])
+        .args(["verify", "--sandbox", "none", "--only", "#base"])
         .assert()
         .success();
     let second = records(t.path());
@@ -282,7 +228,7 @@ fn independent_runs_are_packed_onto_all_gpus() {
     let t = fixture("packing");
     let report = t.path().join("report.json");
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "0,1", "--report"])
+        .args(["verify", "--sandbox", "none", "--gpus", "0,1", "--report"])
         .arg(&report)
         .output()
         .unwrap();
@@ -340,7 +286,15 @@ fn stray_json_files_beside_the_records_are_left_alone() {
         std::fs::write(path, text).unwrap();
     }
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--only", "#clean"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "none",
+            "--only",
+            "#clean",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -373,13 +327,30 @@ fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
     // DESIGN: a host that cannot run a snippet writes no record over a real one.
     let t = fixture("packing");
     errbook(t.path())
-        .args(["verify", "--gpus", "0,1", "--only", "#both"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "0,1",
+            "--only",
+            "#both",
+        ])
         .assert()
         .success();
     let before = records(t.path());
     assert_eq!(before["both"].1["verdict"], "confirmed");
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--force", "--only", "#both"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "none",
+            "--force",
+            "--only",
+            "#both",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);

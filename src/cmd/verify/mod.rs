@@ -8,6 +8,7 @@ mod args;
 mod plan;
 mod progress;
 mod table;
+mod text;
 
 pub(crate) use args::Args;
 use errbook::verify::{self, Exit};
@@ -18,6 +19,15 @@ use std::process::ExitCode;
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let allow_contradictions = args.allow_contradictions;
     let opts = args.options()?;
+    // Ctrl-C: runs in flight are killed, Slurm jobs cancelled, finished records kept; a second
+    // one leaves at once.
+    let cancel = opts.cancel.clone();
+    let _ = ctrlc::set_handler(move || {
+        if cancel.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("verify: cancelling (runs in flight are stopped; Ctrl-C again to leave now)");
+    });
     let mut printer = progress::Printer::default();
     let summary = match verify::run(root, &opts, &mut printer) {
         Err(Error::Content { diags, .. }) => {

@@ -19,13 +19,16 @@ pub(super) fn line(plan: &Plan) -> String {
     let or = |default: &'static str, v: &str| -> String {
         (if v.is_empty() { default } else { v }).to_string()
     };
+    let place = match plan.runner.as_str() {
+        "local" => format!("host {}", or("?", &env.host)),
+        runner => format!("on {runner}; largest host {}", or("?", &env.host)),
+    };
     format!(
-        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip; host {}: {gpu_line}; Python {}, PyTorch {}; {} at a time",
+        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip; {place}: {gpu_line}; Python {}, PyTorch {}; {} at a time",
         plan.units.len(),
         plan.count(|a| *a == Action::Run),
         plan.count(|a| *a == Action::UpToDate),
         plan.count(|a| matches!(a, Action::Skip(_))),
-        or("?", &env.host),
         or("?", &env.python),
         or("none", &env.torch),
         plan.jobs
@@ -37,9 +40,10 @@ pub(super) fn list(plan: &Plan) {
     for (u, a) in plan.units.iter().zip(&plan.actions) {
         let (what, name, s) = (a.describe(), u.name(), &u.spec);
         let claim = s.claim.describe();
-        println!(
+        let line = format!(
             "{what:<12} {name}  [{} GPU, {} s]  {claim}",
             s.gpus, s.timeout_s
         );
+        println!("{}", super::text::clean(&line));
     }
 }

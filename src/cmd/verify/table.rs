@@ -1,6 +1,8 @@
 //! `errbook verify`'s closing tables: the summary of every unit (stdout) and the packing of
-//! runs onto GPUs (stderr). Verdicts are named by `records::Verdict`'s one table of words.
+//! runs onto GPUs (stderr). Verdicts are named by `records::Verdict`'s one table of words; text
+//! from snippets and runs goes through `text::clean`.
 
+use super::text::clean;
 use errbook::verify::Summary;
 use errbook::verify::UP_TO_DATE;
 use errbook::Verdict;
@@ -33,11 +35,12 @@ pub(super) fn summary(s: &Summary) {
     let w = [width(0), width(1), width(2), width(3)];
     for r in &rows {
         let cells: Vec<String> = (0..3).map(|c| format!("{:<w$}", r[c], w = w[c])).collect();
-        println!("{}  {:>w3$}", cells.join("  "), r[3], w3 = w[3]);
+        let line = format!("{}  {:>w3$}", cells.join("  "), r[3], w3 = w[3]);
+        println!("{}", clean(&line));
     }
     for (u, r) in s.results().filter_map(|(u, r)| Some((u, r?))) {
         if r.verdict != Verdict::Confirmed {
-            println!("  {}: {}", u.name(), r.finding);
+            println!("{}", clean(&format!("  {}: {}", u.name(), r.finding)));
         }
     }
     let parts: Vec<String> = s.counts().iter().map(|(k, v)| format!("{v} {k}")).collect();
@@ -60,6 +63,9 @@ pub(super) fn packing(s: &Summary) {
             let name = s.plan.units[slot.job].name();
             format!("{name} [{:.0}-{:.0} s]", slot.start_s, slot.end_s)
         });
-        eprintln!("  GPU {g}: {}", on.collect::<Vec<_>>().join(", "));
+        eprintln!(
+            "{}",
+            clean(&format!("  GPU {g}: {}", on.collect::<Vec<_>>().join(", ")))
+        );
     }
 }

@@ -1,0 +1,62 @@
+//! What errbook on a remote host (`errbook verify-worker`) is sent and sends back: a `WorkPlan`
+//! (the sandbox, the GPUs to use, the jobs) as one JSON line, and `Message`s, one JSON line each:
+//! the host first, then each job's start and end as they happen. Over SSH they travel on the
+//! worker's stdin and stdout; under Slurm the plan is a file and each job's end a file of its own.
+
+use super::gpu::Host;
+use super::job::{Job, Ran};
+use super::options::GpuSelection;
+use super::runner::sandbox::SandboxSpec;
+use crate::records::Environment;
+use serde::{Deserialize, Serialize};
+
+/// Everything a worker needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct WorkPlan {
+    pub sandbox: SandboxSpec,
+    pub gpus: GpuSelection,
+    /// The Python command, for the host's versions.
+    pub python: Vec<String>,
+    /// Runs at a time; `None`: the host's CPU count.
+    pub jobs: Option<usize>,
+    /// The jobs; none: report the host and stop (a probe).
+    pub items: Vec<Job>,
+}
+
+/// One line from a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(crate) enum Message {
+    /// The host, first: its GPUs and versions, runs at a time, how runs are contained there.
+    Host {
+        host: Host,
+        jobs: usize,
+        sandbox: String,
+        warnings: Vec<String>,
+    },
+    Started {
+        id: usize,
+        gpus: Vec<u32>,
+    },
+    Finished {
+        id: usize,
+        gpus: Vec<u32>,
+        env: Environment,
+        ran: Ran,
+    },
+    /// The worker cannot run anything here (no bubblewrap, say); nothing follows.
+    Fatal {
+        message: String,
+    },
+}
+
+impl Message {
+    /// One line of JSON, newline included.
+    pub(crate) fn line(&self) -> String {
+        let mut s = serde_json::to_string(self).unwrap_or_else(|e| {
+            format!("{{\"type\":\"fatal\",\"message\":\"cannot encode a message: {e}\"}}")
+        });
+        s.push('\n');
+        s
+    }
+}

@@ -1,0 +1,96 @@
+//! Helpers of the `verify` scenarios (verify, sandbox, ssh, slurm): a fixture catalog copied
+//! into a temporary folder, the records a session wrote, whether a process is alive, and the
+//! gates of the tests that need bubblewrap, sshd or Slurm.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Records by snippet id: the file and its JSON.
+pub(crate) type Records = BTreeMap<String, (PathBuf, Value)>;
+
+pub(crate) fn fixture(name: &str) -> tempfile::TempDir {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/verify")
+        .join(name);
+    let t = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new(&from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let dest = t.path().join(e.path().strip_prefix(&from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+    t
+}
+
+pub(crate) fn errbook(root: &Path) -> Command {
+    let mut c = Command::cargo_bin("errbook").unwrap();
+    c.arg("--root").arg(root);
+    c
+}
+
+/// Records by snippet id.
+pub(crate) fn records(root: &Path) -> Records {
+    let mut out = BTreeMap::new();
+    for e in walkdir::WalkDir::new(root.join("verify"))
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if e.path().extension().is_some_and(|x| x == "json") {
+            let v: Value =
+                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+            let id = v["snippet"].as_str().unwrap().to_string();
+            assert!(
+                out.insert(id.clone(), (e.path().to_path_buf(), v))
+                    .is_none(),
+                "two records for {id}"
+            );
+        }
+    }
+    out
+}
+
+pub(crate) fn alive(pid: u32) -> bool {
+    let dir = PathBuf::from(format!("/proc/{pid}"));
+    dir.exists() && !zombie(&dir)
+}
+
+/// A zombie (reparented, not yet reaped) counts as gone: it runs nothing.
+pub(crate) fn zombie(proc_dir: &Path) -> bool {
+    std::fs::read_to_string(proc_dir.join("stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+/// Whether a gated test runs: `var` set (CI, after installing what it needs) makes `available`
+/// a requirement; unset, the test runs where `available` holds and is skipped, saying so, where
+/// it does not.
+pub(crate) fn gate(var: &str, what: &str, available: bool) -> bool {
+    match std::env::var_os(var) {
+        Some(_) => {
+            assert!(available, "{var} is set but {what} is not available here");
+            true
+        }
+        None if available => true,
+        None => {
+            eprintln!("skipped: {what} is not available (CI sets {var} and installs it)");
+            false
+        }
+    }
+}
+
+/// An executable on PATH.
+pub(crate) fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+}
