@@ -20,5 +20,6 @@ mod search_cli;
 mod search_parity;
 mod serve;
 mod site_output;
+mod ssh;
 mod synth;
 mod verify;
