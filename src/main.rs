@@ -57,7 +57,7 @@ enum Command {
         links: Vec<PathBuf>,
     },
     /// Run the runnable snippets and record the results.
-    Verify(cmd::verify::Args),
+    Verify(Box<cmd::verify::Args>),
     /// errbook on a remote host, started by `verify --runner ssh://...|slurm`.
     #[command(hide = true)]
     VerifyWorker(cmd::worker::Args),
@@ -92,7 +92,7 @@ fn main() -> ExitCode {
         } => cmd::build::run(&root, dest, offline, single_thread, no_infer),
         Command::Serve { port, open } => cmd::serve::run(&root, port, open),
         Command::Check { links } => cmd::check::run(&root, &links),
-        Command::Verify(args) => cmd::verify::run(&root, args),
+        Command::Verify(args) => cmd::verify::run(&root, *args),
         Command::VerifyWorker(args) => cmd::worker::run(args),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),

@@ -110,6 +110,8 @@ pub struct SlurmConfig {
     pub shared_dir: Option<PathBuf>,
     /// Seconds between looks at the queue (default 5).
     pub poll_s: Option<f64>,
+    /// The errbook binary the nodes run (default: the one running), copied to the shared folder.
+    pub errbook: Option<PathBuf>,
 }
 
 impl Default for SiteConfig {

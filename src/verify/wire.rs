@@ -9,6 +9,7 @@ use super::options::GpuSelection;
 use super::runner::sandbox::SandboxSpec;
 use crate::records::Environment;
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// Everything a worker needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,4 +60,25 @@ impl Message {
         s.push('\n');
         s
     }
+}
+
+/// The errbook binary remote hosts run: `configured` (a portable build, for hosts whose system
+/// is older than this one), else this one; with a key that changes when it is rebuilt (its
+/// version, size and modification time), under which hosts keep their copy.
+pub(crate) fn errbook_binary(configured: Option<&Path>) -> Result<(PathBuf, String), String> {
+    let path = match configured {
+        Some(p) => p.to_path_buf(),
+        None => std::env::current_exe().map_err(|e| format!("cannot find this errbook: {e}"))?,
+    };
+    let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    use sha2::Digest;
+    let id = format!("{}-{}-{mtime}", env!("CARGO_PKG_VERSION"), meta.len());
+    let digest = sha2::Sha256::digest(id.as_bytes());
+    let key = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    Ok((path, key))
 }

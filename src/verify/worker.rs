@@ -106,14 +106,15 @@ pub fn stream(input: impl BufRead + Send + 'static, output: &mut dyn Write) -> R
     Ok(())
 }
 
-/// The Slurm worker: job `item` of the plan file `plan`, its messages written to
-/// `<out>/<item>.json` when it ends. The GPUs are those Slurm gave the task.
+/// The Slurm worker: the job at position `item` of the plan file `plan` (the array task's
+/// index), its messages written to `<out>/<item>.json` when it ends. The GPUs are those Slurm
+/// gave the task.
 pub fn item(plan: &Path, item: usize, out: &Path) -> Result<()> {
     let text = std::fs::read_to_string(plan).at(plan)?;
     let mut plan: WorkPlan = serde_json::from_str(&text)
         .map_err(|e| Error::Other(format!("{}: not a work plan: {e}", plan.display())))?;
-    let Some(job) = plan.items.iter().find(|j| j.id == item).cloned() else {
-        return Err(Error::Other(format!("the plan has no job {item}")));
+    let Some(job) = plan.items.get(item).cloned() else {
+        return Err(Error::Other(format!("the plan has no job at {item}")));
     };
     plan.gpus = slurm_gpus(
         job.gpus,

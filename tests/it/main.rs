@@ -20,6 +20,7 @@ mod search_cli;
 mod search_parity;
 mod serve;
 mod site_output;
+mod slurm;
 mod ssh;
 mod synth;
 mod verify;

@@ -94,3 +94,57 @@ pub(crate) fn on_path(name: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
 }
+
+/// Runs are sandboxed where bubblewrap is installed, else not: what a test comparing runners
+/// passes to every runner alike.
+pub(crate) fn sandbox() -> &'static str {
+    if on_path("bwrap") {
+        "bwrap"
+    } else {
+        "none"
+    }
+}
+
+/// A record without what differs from run to run: when, how long, where (and for a run that did
+/// not happen, the environment of the host that planned it), the log (which holds paths and
+/// process ids) and the tracebacks' paths. Child processes that crash together do so
+/// in any order, their outputs interleaved: their errors and their names are compared as two
+/// sorted lists, and the finding that names the first is left out.
+pub(crate) fn comparable(v: &Value) -> Value {
+    let mut v = v.clone();
+    let o = v.as_object_mut().unwrap();
+    for k in ["date", "duration_s", "runner", "log", "output_bytes"] {
+        o.remove(k);
+    }
+    if o["verdict"] == "skipped" {
+        o.remove("env");
+    }
+    for k in ["wrapped", "children"] {
+        for e in o[k].as_array_mut().unwrap() {
+            e.as_object_mut().unwrap().remove("traceback");
+        }
+    }
+    let children = o["children"].as_array().unwrap().clone();
+    let mut names: Vec<Value> = children.iter().map(|c| c["origin"].clone()).collect();
+    let mut errors: Vec<Value> = children
+        .iter()
+        .map(|c| serde_json::json!([c["exception"], c["message"]]))
+        .collect();
+    names.sort_by_key(|n| n.to_string());
+    errors.sort_by_key(|e| e.to_string());
+    o.insert(
+        "children".into(),
+        serde_json::json!({"names": names, "errors": errors}),
+    );
+    if children.len() > 1 {
+        o.remove("finding");
+    }
+    v
+}
+
+pub(crate) fn same_records(a: &Records, b: &Records) {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (id, (_, ra)) in a {
+        assert_eq!(comparable(ra), comparable(&b[id].1), "record of {id}");
+    }
+}

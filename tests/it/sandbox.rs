@@ -50,22 +50,28 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// The escape catalog with this test's listener port, outside folder and nonce filled in.
+fn escape_catalog(port: u16, outside: &Path, nonce: &str) -> tempfile::TempDir {
+    let t = fixture("escape");
+    let md = t.path().join("content/articles/escapes.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    let text = text
+        .replace("@PORT@", &port.to_string())
+        .replace("@OUTSIDE@", &outside.display().to_string())
+        .replace("@NONCE@", nonce);
+    std::fs::write(&md, text).unwrap();
+    t
+}
+
 #[test]
 fn every_escape_attempt_is_contained_with_a_clear_verdict() {
     if !sandbox_available() {
         return;
     }
-    let t = fixture("escape");
     let (port, got) = listener();
     let outside = tempfile::tempdir().unwrap();
     let nonce = format!("{:08x}", fastrand::u32(..));
-    let md = t.path().join("content/articles/escapes.md");
-    let text = std::fs::read_to_string(&md).unwrap();
-    let text = text
-        .replace("@PORT@", &port.to_string())
-        .replace("@OUTSIDE@", &outside.path().display().to_string())
-        .replace("@NONCE@", &nonce);
-    std::fs::write(&md, text).unwrap();
+    let t = escape_catalog(port, outside.path(), &nonce);
     let secret = format!("hf_{nonce}_do_not_leak");
     let out = errbook(t.path())
         .args(["verify", "--gpus", "none", "--allow-contradictions"])
@@ -119,28 +125,7 @@ fn every_escape_attempt_is_contained_with_a_clear_verdict() {
         Vec::<String>::new()
     );
 
-    // Limits: the verdict says so, never "contradicted".
-    assert_eq!(
-        verdict("fork-bomb"),
-        "stopped_by_limit",
-        "{}",
-        r["fork-bomb"].1
-    );
-    assert!(r["fork-bomb"].1["finding"]
-        .as_str()
-        .unwrap()
-        .contains("tasks (64)"));
-    assert_eq!(
-        verdict("allocate"),
-        "stopped_by_limit",
-        "{}",
-        r["allocate"].1
-    );
-    assert!(r["allocate"].1["finding"]
-        .as_str()
-        .unwrap()
-        .contains("memory (512 MiB)"));
-
+    check_limits(&r);
     check_secrets(t.path(), &r, &secret, &stdout, &stderr);
 
     // Escape sequences: recorded as the run printed them, never printed to the terminal.
@@ -153,6 +138,20 @@ fn every_escape_attempt_is_contained_with_a_clear_verdict() {
         );
     }
     assert!(stdout.contains("coloured bold") || stderr.contains("coloured bold"));
+}
+
+/// A fork bomb and 10 GB: stopped by their limits, and the verdict says so, never
+/// "contradicted".
+fn check_limits(r: &Records) {
+    let bomb = &r["fork-bomb"].1;
+    assert_eq!(bomb["verdict"], "stopped_by_limit", "{bomb}");
+    assert!(bomb["finding"].as_str().unwrap().contains("tasks (64)"));
+    let big = &r["allocate"].1;
+    assert_eq!(big["verdict"], "stopped_by_limit", "{big}");
+    assert!(big["finding"]
+        .as_str()
+        .unwrap()
+        .contains("memory (512 MiB)"));
 }
 
 /// Nothing written outside the work folder reached the host.

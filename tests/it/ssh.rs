@@ -3,8 +3,7 @@
 //! the CPU catalog gives the records the local runner gives, and a host that drops mid-run keeps
 //! its finished records while its unfinished run moves to the other host.
 
-use crate::runs::{errbook, fixture, gate, on_path, records, Records};
-use serde_json::Value;
+use crate::runs::{errbook, fixture, gate, records, same_records, sandbox};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -20,15 +19,6 @@ fn ssh_config() -> Option<String> {
     .then(|| config.unwrap_or_default())
 }
 
-/// Runs are sandboxed where bubblewrap is installed, else not; local and SSH runs alike.
-fn sandbox() -> &'static str {
-    if on_path("bwrap") {
-        "bwrap"
-    } else {
-        "none"
-    }
-}
-
 /// Point the catalog at the test sshd, with errbook copied into `remote`.
 fn configure(root: &Path, config: &str, remote: &Path) {
     let book = root.join("book.toml");
@@ -38,46 +28,6 @@ fn configure(root: &Path, config: &str, remote: &Path) {
         remote.display()
     ));
     std::fs::write(book, text).unwrap();
-}
-
-/// A record without what differs from run to run: when, how long, where, the log (which holds
-/// paths and process ids) and the tracebacks' paths. Child processes that crash together do so
-/// in any order, their outputs interleaved: their errors and their names are compared as two
-/// sorted lists, and the finding that names the first is left out.
-pub(crate) fn comparable(v: &Value) -> Value {
-    let mut v = v.clone();
-    let o = v.as_object_mut().unwrap();
-    for k in ["date", "duration_s", "runner", "log", "output_bytes"] {
-        o.remove(k);
-    }
-    for k in ["wrapped", "children"] {
-        for e in o[k].as_array_mut().unwrap() {
-            e.as_object_mut().unwrap().remove("traceback");
-        }
-    }
-    let children = o["children"].as_array().unwrap().clone();
-    let mut names: Vec<Value> = children.iter().map(|c| c["origin"].clone()).collect();
-    let mut errors: Vec<Value> = children
-        .iter()
-        .map(|c| serde_json::json!([c["exception"], c["message"]]))
-        .collect();
-    names.sort_by_key(|n| n.to_string());
-    errors.sort_by_key(|e| e.to_string());
-    o.insert(
-        "children".into(),
-        serde_json::json!({"names": names, "errors": errors}),
-    );
-    if children.len() > 1 {
-        o.remove("finding");
-    }
-    v
-}
-
-pub(crate) fn same_records(a: &Records, b: &Records) {
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
-    for (id, (_, ra)) in a {
-        assert_eq!(comparable(ra), comparable(&b[id].1), "record of {id}");
-    }
 }
 
 #[test]
@@ -135,7 +85,7 @@ fn a_host_that_drops_keeps_its_finished_records_and_hands_on_the_rest() {
     let remote = tempfile::tempdir().unwrap();
     let t = fixture("hosts");
     configure(t.path(), &config, remote.path());
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("errbook"))
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("errbook"))
         .arg("--root")
         .arg(t.path())
         .args([

@@ -2,7 +2,7 @@
 //! library's (`errbook::verify::run`); this command turns its arguments into options (`args`),
 //! prints what the session reports as it goes (`plan`, `progress`) and at the end (`table`), and picks
 //! the exit status: 1 when a claim is contradicted (unless allowed), 2 when a record could not
-//! be written.
+//! be written, 130 when Ctrl-C cancelled the session.
 
 mod args;
 mod plan;
@@ -40,6 +40,10 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     if opts.dry_run {
         plan::list(&summary.plan);
         return Ok(ExitCode::SUCCESS);
+    }
+    if opts.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("verify: cancelled; the records of finished runs are written");
+        return Ok(ExitCode::from(130));
     }
     Ok(match summary.exit(allow_contradictions) {
         Exit::Clean => ExitCode::SUCCESS,

@@ -19,20 +19,31 @@ pub(super) fn line(plan: &Plan) -> String {
     let or = |default: &'static str, v: &str| -> String {
         (if v.is_empty() { default } else { v }).to_string()
     };
-    let place = match plan.runner.as_str() {
-        "local" => format!("host {}", or("?", &env.host)),
-        runner => format!("on {runner}; largest host {}", or("?", &env.host)),
-    };
-    format!(
-        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip; {place}: {gpu_line}; Python {}, PyTorch {}; {} at a time",
+    let counts = format!(
+        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip",
         plan.units.len(),
         plan.count(|a| *a == Action::Run),
         plan.count(|a| *a == Action::UpToDate),
         plan.count(|a| matches!(a, Action::Skip(_))),
+    );
+    let versions = format!(
+        "Python {}, PyTorch {}; {} at a time",
         or("?", &env.python),
         or("none", &env.torch),
         plan.jobs
-    )
+    );
+    match plan.runner.as_str() {
+        "local" => format!(
+            "{counts}; host {}: {gpu_line}; {versions}",
+            or("?", &env.host)
+        ),
+        // The nodes say what they have in each record.
+        slurm if slurm.starts_with("slurm") => format!("{counts}; on {slurm}"),
+        hosts => format!(
+            "{counts}; on {hosts}; largest host {}: {gpu_line}; {versions}",
+            or("?", &env.host)
+        ),
+    }
 }
 
 /// The dry run: one line per unit with its action, needs and claim (stdout).

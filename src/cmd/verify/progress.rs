@@ -96,6 +96,8 @@ impl Progress for Printer {
                 let was = self.runs.get(name).map(|(s, _)| s.clone());
                 if was != Some(State::Pending(reason.to_string())) {
                     self.set(name, State::Pending(reason.to_string()), place);
+                    let line = format!("  wait   {name} at {place}: pending ({reason})");
+                    self.say(clean(&line).into_owned());
                 }
             }
             Event::Started { name, gpus, place } => {

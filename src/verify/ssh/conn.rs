@@ -108,26 +108,6 @@ impl Conn {
     }
 }
 
-/// The copy of errbook a host runs: the one named in `verify.ssh.errbook`, else this one; keyed
-/// by its version, size and modification time, so a rebuilt errbook is copied again.
-pub(super) fn binary(configured: Option<&Path>) -> Result<(std::path::PathBuf, String), String> {
-    let path = match configured {
-        Some(p) => p.to_path_buf(),
-        None => std::env::current_exe().map_err(|e| format!("cannot find this errbook: {e}"))?,
-    };
-    let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    let id = format!("{}-{}-{mtime}", env!("CARGO_PKG_VERSION"), meta.len());
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(id.as_bytes());
-    let key: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    Ok((path, key))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ mod split;
 use super::gpu::Host;
 use super::job::{Backend, Finished, Job, Ran, Update};
 use super::options::SshHost;
-use super::wire::{Message, WorkPlan};
+use super::wire::{errbook_binary, Message, WorkPlan};
 use crate::core::config::SshConfig;
 use crate::core::error::{Error, Result};
 use conn::Conn;
@@ -63,7 +63,7 @@ impl Ssh {
                     cfg.command
                 ))
             })?;
-        let (binary, key) = conn::binary(cfg.errbook.as_deref()).map_err(Error::Other)?;
+        let (binary, key) = errbook_binary(cfg.errbook.as_deref()).map_err(Error::Other)?;
         let probe = serde_json::to_string(&plan).map_err(|e| Error::Other(e.to_string()))?;
         let reached: Vec<(String, std::result::Result<Remote, String>)> = std::thread::scope(|s| {
             let handles: Vec<_> = targets
@@ -320,8 +320,12 @@ impl<'a, 'b> Share<'a, 'b> {
     fn heard(&mut self, tag: usize, heard: Heard, cancel: &AtomicBool) {
         let h = self.workers[tag].host;
         let url = self.ssh.remotes[h].url();
-        match heard {
-            Heard::Said(Message::Started { id, gpus }) => {
+        let said = match heard {
+            Heard::Said(m) => *m,
+            Heard::Gone(how) => return self.lost(tag, &how, cancel),
+        };
+        match said {
+            Message::Started { id, gpus } => {
                 if self.owner.get(&id) == Some(&tag) {
                     (self.sink)(Update::Started {
                         id,
@@ -330,7 +334,7 @@ impl<'a, 'b> Share<'a, 'b> {
                     });
                 }
             }
-            Heard::Said(Message::Finished { id, gpus, env, ran }) => {
+            Message::Finished { id, gpus, env, ran } => {
                 if self.owner.get(&id) == Some(&tag) {
                     self.owner.remove(&id);
                     self.jobs.remove(&id);
@@ -343,9 +347,8 @@ impl<'a, 'b> Share<'a, 'b> {
                     })));
                 }
             }
-            Heard::Said(Message::Fatal { message }) => self.lost(tag, &message, cancel),
-            Heard::Said(Message::Host { .. }) => {}
-            Heard::Gone(how) => self.lost(tag, &how, cancel),
+            Message::Fatal { message } => self.lost(tag, &message, cancel),
+            Message::Host { .. } => {}
         }
     }
 

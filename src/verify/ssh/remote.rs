@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 /// What the session hears from a worker.
 #[derive(Debug)]
 pub(super) enum Heard {
-    Said(Message),
+    Said(Box<Message>),
     /// The connection ended (normally, once every job has ended): how.
     Gone(String),
 }
@@ -57,7 +57,7 @@ impl Running {
                 for line in BufReader::new(out).lines() {
                     let Ok(line) = line else { break };
                     if let Ok(m) = serde_json::from_str::<Message>(&line) {
-                        if tx.send((tag, Heard::Said(m))).is_err() {
+                        if tx.send((tag, Heard::Said(Box::new(m)))).is_err() {
                             break;
                         }
                     }
