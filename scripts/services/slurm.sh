@@ -24,7 +24,9 @@ start() {
     exit 1
   fi
   if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge >/dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends slurm-wlm munge >/dev/null 2>&1 \
+      || { apt-get update -qq && apt-get install -y --no-install-recommends slurm-wlm munge >/dev/null; }
   fi
   stop >/dev/null 2>&1 || true
   mkdir -p "$STATE/ctld" "$STATE/d" "$STATE/dev" /run/munge

@@ -22,7 +22,9 @@ start() {
       echo "sshd.sh: /usr/sbin/sshd is missing; install openssh-server (as root: apt-get install openssh-server)" >&2
       exit 1
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssh-server openssh-client >/dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends openssh-server openssh-client >/dev/null 2>&1 \
+      || { apt-get update -qq && apt-get install -y --no-install-recommends openssh-server openssh-client >/dev/null; }
   fi
   stop >/dev/null 2>&1 || true
   mkdir -p "$STATE"

@@ -314,3 +314,26 @@ fn no_sandbox_is_warned_about_and_a_missing_bubblewrap_is_a_clear_error() {
     let err = String::from_utf8_lossy(&pattern.stderr);
     assert!(err.contains("`NCCL_*` is not a variable name"), "{err}");
 }
+
+#[test]
+fn a_sandbox_that_cannot_start_is_no_finding() {
+    if !sandbox_available() {
+        return;
+    }
+    let t = fixture("cpu");
+    let md = t.path().join("content/articles/cpu-claims.md");
+    let mut text = std::fs::read_to_string(&md).unwrap();
+    text.push_str("\n```python run id=nowhere interpreter=/no/such/python\nprint(1)\n```\n");
+    std::fs::write(&md, text).unwrap();
+    let out = errbook(t.path())
+        .args(["verify", "--gpus", "none", "--only", "#nowhere"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "not a contradiction: {err}");
+    let r = records(t.path());
+    let rec = &r["nowhere"].1;
+    assert_eq!(rec["verdict"], "skipped", "{rec}");
+    let reason = rec["skip_reason"].as_str().unwrap();
+    assert!(reason.contains("bwrap: execvp /no/such/python"), "{reason}");
+}

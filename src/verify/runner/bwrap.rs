@@ -31,6 +31,9 @@ pub(crate) struct Layout {
     /// The program on the host, and its name in the work folder.
     pub program: PathBuf,
     pub file_name: String,
+    /// Where bwrap reports the run's start and end (`--json-status-fd`), so that a sandbox that
+    /// could not start is told apart from a program that failed.
+    pub status_fd: Option<i32>,
 }
 
 /// The flags that make the sandbox, for a run and for the session's check alike.
@@ -79,6 +82,10 @@ pub(crate) fn args(l: &Layout, argv: &[String]) -> Vec<OsString> {
     push(&[os("--ro-bind"), l.program.as_os_str(), file.as_os_str()]);
     if let Some(home) = &l.home {
         push(&[os("--dir"), home.as_os_str()]);
+    }
+    let fd = l.status_fd.map(|fd| fd.to_string());
+    if let Some(fd) = &fd {
+        push(&[os("--json-status-fd"), std::ffi::OsStr::new(fd)]);
     }
     push(&[os("--chdir"), l.work.as_os_str(), os("--")]);
     a.extend(argv.iter().map(OsString::from));
@@ -192,6 +199,7 @@ mod tests {
             work: "/tmp/errbook-run-x".into(),
             program: "/var/tmp/errbook-run-x/snippet.py".into(),
             file_name: "snippet.py".into(),
+            status_fd: None,
         };
         let a: Vec<String> = args(&l, &["/usr/bin/python3".into()])
             .into_iter()

@@ -7,6 +7,7 @@ use super::cgroup::{self, Hit, RunCgroup};
 use super::sandbox::Sandbox;
 use super::{env, Output, Request};
 use std::io::Read;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +28,10 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
     let dir = tempfile::Builder::new().prefix("errbook-run-").tempdir()?;
     let program = dir.path().join(&req.file_name);
     std::fs::write(&program, &req.program)?;
-    let (mut cmd, cg) = sb.command(req, &program)?;
+    // The sandbox's report of the run's start and end, on a pipe of its own.
+    let (status_rx, status_tx) = std::io::pipe()?;
+    let status_fd = sb.contained().then(|| status_tx.as_raw_fd());
+    let (mut cmd, cg) = sb.command(req, &program, status_fd)?;
     let (reader, writer) = std::io::pipe()?;
     cmd.stdin(Stdio::null())
         .stdout(writer.try_clone()?)
@@ -36,7 +40,7 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
     let fds = cg.as_ref().map(RunCgroup::join_fds).unwrap_or_default();
     let nproc = sb.nproc();
     // SAFETY: the closure runs between fork and exec and makes only async-signal-safe calls
-    // (write, setrlimit).
+    // (write, setrlimit, fcntl).
     unsafe {
         cmd.pre_exec(move || {
             cgroup::join(&fds)?;
@@ -44,12 +48,20 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
             if let Some(n) = nproc {
                 limit(libc::RLIMIT_NPROC, n)?;
             }
+            if let Some(fd) = status_fd {
+                // Kept open across exec in this child only (the parent's copy stays close-on-exec).
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
             Ok(())
         });
     }
     let start = Instant::now();
     let mut child = cmd.spawn()?;
-    drop(cmd); // close our copies of the pipe's write end
+    drop(cmd); // close our copies of the pipes' write ends
+    drop(status_tx);
+    let status_text = read_all(status_rx);
     let (cap, done_rx) = capture(reader, req.keep_head, req.keep_tail);
     let (status, timed_out) = wait(&mut child, req.timeout, cg.as_ref(), cancel)?;
     let duration = start.elapsed();
@@ -64,6 +76,17 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
     let c = cap
         .lock()
         .map_err(|_| std::io::Error::other("capture poisoned"))?;
+    // bwrap reports the end of a command it started; without it (and not killed by errbook or a
+    // limit) the sandbox never started, and bwrap's complaint is all the output.
+    let reported = status_text
+        .recv_timeout(Duration::from_secs(3))
+        .unwrap_or_default();
+    if sb.contained() && !timed_out && hit.is_none() && !reported.contains("exit-code") {
+        let said = String::from_utf8_lossy(&c.head);
+        let said = said.lines().find(|l| l.starts_with("bwrap:"));
+        let said = said.unwrap_or("bwrap: the sandbox did not start, saying nothing");
+        return Err(std::io::Error::other(said.to_string()));
+    }
     let (mut head, mut tail): (Vec<u8>, Vec<u8>) =
         (c.head.clone(), c.tail.iter().copied().collect());
     if c.bytes == (head.len() + tail.len()) as u64 {
@@ -89,6 +112,17 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
         tail: env::redact(&tail, &req.passed),
         sandbox: sb.describe(req.network),
     })
+}
+
+/// Everything `r` gives until it closes, read on a thread of its own.
+fn read_all(mut r: std::io::PipeReader) -> Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = r.read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    rx
 }
 
 /// Wait for the run to end, or kill it whole at its time limit or when cancelled.

@@ -143,11 +143,13 @@ impl Sandbox {
     }
 
     /// The process for `req` with its program at `program`: its command, environment and
-    /// working folder, and the cgroup it joins when it starts.
+    /// working folder, and the cgroup it joins when it starts. `status_fd`: where a sandbox
+    /// reports its run's start and end (`bwrap --json-status-fd`).
     pub(crate) fn command(
         &self,
         req: &Request,
         program: &Path,
+        status_fd: Option<i32>,
     ) -> std::io::Result<(Command, Option<RunCgroup>)> {
         let host_dir = program.parent().unwrap_or(Path::new("/"));
         let Some((exe, _)) = &self.bwrap else {
@@ -182,6 +184,7 @@ impl Sandbox {
             work: work.clone(),
             program: program.to_path_buf(),
             file_name: req.file_name.clone(),
+            status_fd,
         };
         let mut cmd = Command::new(exe);
         cmd.args(bwrap::args(&layout, &resolved.argv));
