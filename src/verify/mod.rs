@@ -1,10 +1,12 @@
-//! Verify: run the catalog's runnable snippets on a GPU host and record what happened.
-//! `session` drives it: extract and plan (`plan`: continuation chains as one program, `hash`,
-//! skip what is recorded) -> pack onto GPUs (`schedule`, host from `gpu`) -> run
-//! (`runner::local`: process group, time limit, capped output) -> read the result
-//! (`traceback`, `compare`) -> record (`record`, written by `records::store`) -> `report`.
-//! `options` says what to do, `progress` tells the caller what happens, `summary` what it did;
-//! nothing here prints.
+//! Verify: run the catalog's runnable snippets, each in a sandbox, here, on SSH hosts or on a
+//! Slurm cluster, and record what happened. `session` drives it: the backend where runs happen
+//! (`backends`: `Local`, `ssh`, `slurm`, behind `job::Backend`) -> extract and plan (`plan`:
+//! continuation chains as one program, `hash`, skip what is recorded) -> run (`drive` hands the
+//! jobs over; on each host `execute` packs them onto its GPUs with `schedule` and runs each
+//! through `runner::local`, contained by `runner::sandbox`) -> read the result (`traceback`,
+//! `compare`) -> record (`record`, written by `records::store`) -> `report`. Remote hosts run
+//! `worker` (`errbook verify-worker`), which speaks `wire`. `options` says what to do,
+//! `progress` tells the caller what happens, `summary` what it did; nothing here prints.
 //!
 //! The build reads records through `records::RecordSet` to show verdicts beside snippets.
 
