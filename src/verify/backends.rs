@@ -18,14 +18,7 @@ use std::sync::atomic::AtomicBool;
 /// The backend `opts` ask for. A dry run makes no sandbox (nothing runs).
 pub(crate) fn prepare(root: &Path, cfg: &Config, opts: &Options) -> Result<Box<dyn Backend>> {
     let python = shlex::split(&cfg.verify.python).unwrap_or_else(|| vec!["python3".into()]);
-    let names: Vec<String> = cfg
-        .verify
-        .keep_env
-        .iter()
-        .chain(&opts.keep_env)
-        .cloned()
-        .collect();
-    check_names(&names).map_err(Error::Other)?;
+    check_names(&opts.kept_names(&cfg.verify)).map_err(Error::Other)?;
     let template = WorkPlan {
         sandbox: opts.sandbox.spec(&cfg.verify)?,
         gpus: opts.gpus.clone(),

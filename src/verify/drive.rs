@@ -34,14 +34,7 @@ pub(super) fn run(
     } = s;
     let plan = &*plan;
     let half = opts.log_bytes / 2;
-    let names: Vec<String> = cfg
-        .verify
-        .keep_env
-        .iter()
-        .chain(&opts.keep_env)
-        .cloned()
-        .collect();
-    let passed = env::passed(&names, std::env::vars_os());
+    let passed = env::passed(&opts.kept_names(&cfg.verify), std::env::vars_os());
     let jobs: Vec<Job> = plan
         .to_run()
         .into_iter()

@@ -185,23 +185,12 @@ impl SandboxChoice {
             })?),
             None => None,
         };
-        let home = std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_default();
-        let bind = cfg
-            .sandbox_bind
-            .iter()
-            .map(|b| match b.strip_prefix("~/") {
-                Some(rest) => home.join(rest),
-                None => PathBuf::from(b),
-            })
-            .collect();
         Ok(SandboxSpec {
             kind,
             bwrap: self.bwrap.clone().or_else(|| cfg.bwrap.clone()),
             memory_mib,
             tasks: self.tasks.or(cfg.tasks_limit).unwrap_or(DEFAULT_TASKS),
-            bind,
+            bind: cfg.sandbox_bind.clone(),
         })
     }
 }
@@ -271,6 +260,13 @@ pub struct Options {
     pub prune: bool,
     /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
     pub report: Option<PathBuf>,
+}
+
+impl Options {
+    /// The variables passed to runs: `verify.keep_env`'s names, then `--keep-env`'s.
+    pub(crate) fn kept_names(&self, cfg: &VerifyConfig) -> Vec<String> {
+        cfg.keep_env.iter().chain(&self.keep_env).cloned().collect()
+    }
 }
 
 impl Default for Options {

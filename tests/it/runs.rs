@@ -95,6 +95,19 @@ pub(crate) fn on_path(name: &str) -> bool {
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
 }
 
+/// `errbook verify` of the catalog at `root` on `runner`, CPU only, sandboxed as `sandbox()`
+/// says, contradictions allowed; it must succeed. Its stderr.
+pub(crate) fn verify_on(root: &Path, runner: &str) -> String {
+    let out = errbook(root)
+        .args(["verify", "--gpus", "none", "--allow-contradictions"])
+        .args(["--sandbox", sandbox(), "--runner", runner])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{runner}: {err}");
+    err
+}
+
 /// Runs are sandboxed where bubblewrap is installed, else not: what a test comparing runners
 /// passes to every runner alike.
 pub(crate) fn sandbox() -> &'static str {

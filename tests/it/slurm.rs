@@ -5,7 +5,7 @@
 //! waiting in the queue is shown pending and Ctrl-C cancels it; a node that fails under a run
 //! has the run submitted again. One at a time: some of them take the node down or fill it.
 
-use crate::runs::{errbook, fixture, gate, records, same_records, sandbox};
+use crate::runs::{errbook, fixture, gate, records, same_records, sandbox, verify_on};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -49,15 +49,8 @@ fn slurm_runs_give_the_records_of_local_runs() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (local, cluster) = (fixture("cpu"), fixture("cpu"));
     quick_polls(cluster.path());
-    for (t, runner) in [(&local, "local"), (&cluster, "slurm")] {
-        let out = errbook(t.path())
-            .args(["verify", "--gpus", "none", "--allow-contradictions"])
-            .args(["--sandbox", sandbox(), "--runner", runner])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{runner}: {err}");
-    }
+    verify_on(local.path(), "local");
+    verify_on(cluster.path(), "slurm");
     let (l, s) = (records(local.path()), records(cluster.path()));
     same_records(&l, &s);
     let runner = s["clean"].1["runner"].as_str().unwrap();

@@ -3,7 +3,7 @@
 //! the CPU catalog gives the records the local runner gives, and a host that drops mid-run keeps
 //! its finished records while its unfinished run moves to the other host.
 
-use crate::runs::{errbook, fixture, gate, records, same_records, sandbox};
+use crate::runs::{fixture, gate, records, same_records, sandbox, verify_on};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -36,22 +36,11 @@ fn ssh_runs_give_the_records_of_local_runs() {
     let remote = tempfile::tempdir().unwrap();
     let (local, over_ssh) = (fixture("cpu"), fixture("cpu"));
     configure(over_ssh.path(), &config, remote.path());
-    for (t, runner) in [(&local, "local"), (&over_ssh, "ssh://localhost")] {
-        let out = errbook(t.path())
-            .args(["verify", "--gpus", "none", "--allow-contradictions"])
-            .args(["--sandbox", sandbox(), "--runner", runner])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{runner}: {err}");
-        if runner != "local" {
-            assert!(err.contains("on ssh://localhost (no GPU)"), "{err}");
-            assert!(
-                err.contains("start  article/cpu-claims#clean at ssh://localhost"),
-                "{err}"
-            );
-        }
-    }
+    verify_on(local.path(), "local");
+    let err = verify_on(over_ssh.path(), "ssh://localhost");
+    assert!(err.contains("on ssh://localhost (no GPU)"), "{err}");
+    let start = "start  article/cpu-claims#clean at ssh://localhost";
+    assert!(err.contains(start), "{err}");
     let (l, s) = (records(local.path()), records(over_ssh.path()));
     same_records(&l, &s);
     assert_eq!(s["clean"].1["runner"], "ssh://localhost");

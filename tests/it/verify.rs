@@ -358,3 +358,30 @@ fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
     assert!(err.contains("0 to run, 1 up to date, 0 to skip"), "{err}");
     assert_eq!(records(t.path()), before, "the real record stays as it was");
 }
+
+#[test]
+fn ctrl_c_stops_the_runs_in_flight_and_writes_no_record_for_them() {
+    let t = fixture("queue");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("errbook"))
+        .arg("--root")
+        .arg(t.path())
+        .args(["verify", "--sandbox", "none", "--gpus", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    let mut buf = [0u8; 1024];
+    while !err.contains("start  article/queue#waits") {
+        let n = std::io::Read::read(child.stderr.as_mut().unwrap(), &mut buf).unwrap();
+        assert!(n > 0, "{err}");
+        err.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    // SAFETY: SIGINT to the errbook this test started, as Ctrl-C sends.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = format!("{err}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("verify: cancelled"), "{err}");
+    assert!(records(t.path()).is_empty(), "{err}");
+}

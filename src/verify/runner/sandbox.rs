@@ -38,8 +38,9 @@ pub(crate) struct SandboxSpec {
     pub(crate) memory_mib: Option<u64>,
     /// Tasks a run may have at once.
     pub(crate) tasks: u64,
-    /// More folders runs may read (a model cache in a home folder, say).
-    pub(crate) bind: Vec<PathBuf>,
+    /// More folders runs may read (a model cache in a home folder, say); `~/` is the home
+    /// folder of the host the run happens on.
+    pub(crate) bind: Vec<String>,
 }
 
 impl Default for SandboxSpec {
@@ -87,7 +88,7 @@ impl Sandbox {
             cgroups: None,
             memory,
             tasks: spec.tasks.max(1),
-            bind: spec.bind.clone(),
+            bind: spec.bind.iter().map(|b| expand_home(b)).collect(),
             resolved: Mutex::new(HashMap::new()),
         };
         if spec.kind == SandboxKind::None {
@@ -230,6 +231,14 @@ impl Sandbox {
             .or_insert_with(|| interp::resolve(argv, std::env::var_os("PATH").as_deref()))
             .clone()
             .unwrap_or_else(unresolved)
+    }
+}
+
+/// `~/x` as `$HOME/x` of this host; other paths as they are.
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
     }
 }
 
