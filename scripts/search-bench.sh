@@ -16,9 +16,14 @@
 # SEED by the same generator (tools/synth); delete $WORK to start over; MDBOOK_OUT=DIR uses a build of your own instead (of the same
 # catalog: `errbook-synth --entries ENTRIES --articles ARTICLES --seed SEED`).
 #
-# Environment: ENTRIES (10000), ARTICLES (500), SEED (1, the catalog's), QUERIES (1000),
+# TOOLS=errbook measures errbook alone: no mdBook is installed or built (index size, load time
+# and query latency of errbook's own search, as when comparing two errbook binaries).
+#
+# Environment: TOOLS (errbook,mdbook), ENTRIES (10000), ARTICLES (500), SEED (1, the catalog's), QUERIES (1000),
 # QUERY_SEED (1), RELOADS (10), WARMUP (100), WORK (/tmp/errbook-search-bench), MDBOOK_OUT,
-# CHROMIUM (/usr/bin/chromium), ERRBOOK_BIN (an errbook binary to use instead of building one).
+# CHROMIUM (/usr/bin/chromium), ERRBOOK_BIN (an errbook binary to use instead of building one),
+# THEME (the theme copied into the catalog, default themes/default: an older binary with its own
+# search.js, for a before/after comparison).
 # Extra arguments go to bench.mjs (e.g. --no-gzip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +36,8 @@ QUERY_SEED=${QUERY_SEED:-1}
 RELOADS=${RELOADS:-10}
 WARMUP=${WARMUP:-100}
 WORK=${WORK:-/tmp/errbook-search-bench}
+TOOLS=${TOOLS:-errbook,mdbook}
+case ",$TOOLS," in *,mdbook,*) WITH_MDBOOK=1 ;; *) WITH_MDBOOK= ;; esac
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -39,7 +46,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # --- tools ---------------------------------------------------------------------------------
 [ -x "$CHROMIUM" ] || { apt_install chromium; CHROMIUM=/usr/bin/chromium; }
 command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
-if ! command -v mdbook >/dev/null; then
+if [ -n "$WITH_MDBOOK" ] && ! command -v mdbook >/dev/null; then
   say "installing mdBook (cargo install mdbook --locked; a few minutes)"
   cargo install mdbook --locked --quiet
 fi
@@ -56,7 +63,7 @@ else
 fi
 SYNTH=${SYNTH_BIN:-$(dirname "$ERRBOOK")/errbook-synth}
 [ -x "$ERRBOOK" ] || { echo "no errbook binary at $ERRBOOK" >&2; exit 1; }
-say "$("$CHROMIUM" --version 2>/dev/null | tail -1), mdbook $(mdbook --version | awk '{print $2}'), node $(node --version), errbook $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')"
+say "$("$CHROMIUM" --version 2>/dev/null | tail -1), mdbook $( [ -n "$WITH_MDBOOK" ] && mdbook --version | awk '{print $2}' || echo '(not measured)'), node $(node --version), errbook $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 # --- the catalog ---------------------------------------------------------------------------
 # Regenerated when its arguments or the generator changed (a stamp of both); the mdBook build
@@ -70,14 +77,18 @@ if [ ! -f "$WORK/catalog.stamp" ] || [ "$(cat "$WORK/catalog.stamp")" != "$STAMP
     --sites errbook,mdbook --theme "$REPO/themes/default" >/dev/null
   echo "$STAMP" > "$WORK/catalog.stamp"
 fi
-# The errbook catalog carries a copy of the theme: refresh it, so search.js is this checkout's.
+# The errbook catalog carries a copy of the theme: refresh it, so search.js is this checkout's
+# (or THEME's).
 rm -rf "$WORK/catalog/errbook/themes/default"
-cp -r "$REPO/themes/default" "$WORK/catalog/errbook/themes/default"
+cp -r "${THEME:-$REPO/themes/default}" "$WORK/catalog/errbook/themes/default"
 
 # --- the sites -----------------------------------------------------------------------------
 say "building the errbook site"
 "$ERRBOOK" --root "$WORK/catalog/errbook" build -d "$WORK/out-errbook" >/dev/null
-if [ -n "${MDBOOK_OUT:-}" ]; then
+if [ -z "$WITH_MDBOOK" ]; then
+  MD=
+  say "TOOLS=$TOOLS: no mdBook"
+elif [ -n "${MDBOOK_OUT:-}" ]; then
   MD="$MDBOOK_OUT"
   say "using the mdBook output in $MD"
 else
@@ -95,11 +106,11 @@ else
     say "reusing the mdBook output in $MD"
   fi
 fi
-ls "$MD"/searchindex*.js >/dev/null 2>&1 || { echo "no searchindex*.js in $MD" >&2; exit 1; }
+[ -z "$MD" ] || ls "$MD"/searchindex*.js >/dev/null 2>&1 || { echo "no searchindex*.js in $MD" >&2; exit 1; }
 
 # --- the benchmark -------------------------------------------------------------------------
 say "running bench.mjs ($QUERIES queries, $RELOADS loads)"
-node scripts/search-bench/bench.mjs --errbook "$WORK/out-errbook" --mdbook "$MD" \
+node scripts/search-bench/bench.mjs --errbook "$WORK/out-errbook" ${MD:+--mdbook "$MD"} \
   --catalog "$WORK/catalog/errbook" --queries "$QUERIES" --seed "$QUERY_SEED" \
   --reloads "$RELOADS" --warmup "$WARMUP" --json "$WORK/results.json" --dump "$WORK/queries.json" "$@"
 say "every figure and each query's time and answer: $WORK/results.json (queries: $WORK/queries.json)"

@@ -27,6 +27,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Start a new catalog in DIR (default: here) that builds with this binary alone.
+    Init {
+        /// The folder for the catalog (created when missing).
+        dir: Option<PathBuf>,
+    },
     /// Build the site (default output: book/).
     Build {
         /// Output directory (overrides book.toml's build.output_dir).
@@ -41,21 +46,14 @@ enum Command {
         /// Skip link inference (benchmarking).
         #[arg(long, hide = true)]
         no_infer: bool,
+        /// Build the pages marked `draft: true` too.
+        #[arg(long)]
+        drafts: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild on change and reload the browser.
-    Serve {
-        #[arg(short, long, default_value_t = 3000)]
-        port: u16,
-        /// Open the site in a browser.
-        #[arg(long)]
-        open: bool,
-    },
+    Serve(cmd::serve::Args),
     /// Report every diagnostic; write nothing; exit non-zero on errors.
-    Check {
-        /// List the inferred links of these files with their evidence.
-        #[arg(long, value_name = "FILE", num_args = 1..)]
-        links: Vec<PathBuf>,
-    },
+    Check(cmd::check::Args),
     /// Run the runnable snippets and record the results.
     Verify(Box<cmd::verify::Args>),
     /// errbook on a remote host, started by `verify --runner ssh://...|slurm`.
@@ -89,11 +87,13 @@ fn main() -> ExitCode {
             offline,
             single_thread,
             no_infer,
-        } => cmd::build::run(&root, dest, offline, single_thread, no_infer),
-        Command::Serve { port, open } => cmd::serve::run(&root, port, open),
-        Command::Check { links } => cmd::check::run(&root, &links),
+            drafts,
+        } => cmd::build::run(&root, dest, offline, single_thread, no_infer, drafts),
+        Command::Serve(args) => cmd::serve::run(&root, args),
+        Command::Check(args) => cmd::check::run(&root, args),
         Command::Verify(args) => cmd::verify::run(&root, *args),
         Command::VerifyWorker(args) => cmd::worker::run(args),
+        Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };

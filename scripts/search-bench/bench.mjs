@@ -3,7 +3,8 @@
 //   node bench.mjs --errbook OUT --mdbook OUT --catalog CATALOG [options]
 //
 //   --errbook DIR   errbook's output of the catalog (`errbook build`): search/index.json, theme/search.js
-//   --mdbook DIR    mdBook's output of the same content (`mdbook build`): searchindex*.js, searcher*.js
+//   --mdbook DIR    mdBook's output of the same content (`mdbook build`): searchindex*.js, searcher*.js;
+//                   left out, errbook is measured alone (its rows of every table)
 //   --catalog DIR   the errbook catalog the queries are drawn from (content/errors/<domain>/<slug>.md)
 //   --queries N     pasted messages to run (default 1000)       --seed N     query generator seed (1)
 //   --reloads N     page loads for the index load time (10)    --warmup N   untimed queries first (100)
@@ -54,6 +55,7 @@ const GZIP = !opt("no-gzip", false);
 const PROFILE = !opt("no-profile", false);
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 for (const [k, v] of [["--errbook", ERR], ["--mdbook", MD], ["--catalog", CATALOG]]) {
+  if (k === "--mdbook" && !v) continue;
   if (!v || !fs.existsSync(v)) { console.error(`bench.mjs: ${k} DIR is required (got ${v})`); process.exit(2); }
 }
 const log = (...a) => console.error("--", ...a);
@@ -333,22 +335,23 @@ function sizeOf(files) {
 const nEntries = catalog.length;
 const errIndexFiles = ["search/index.json", "search/meta.json"].map((f) => path.join(ERR, f)).filter((f) => fs.existsSync(f));
 if (!errIndexFiles.length) { console.error("bench.mjs: no search/index.json in " + ERR + " (a hosted build, not --offline)"); process.exit(2); }
-const mdIndexJs = findOne(MD, /^searchindex(-[0-9a-f]+)?\.js$/);
-const mdIndexJson = findOne(MD, /^searchindex(-[0-9a-f]+)?\.json$/);
-if (!mdIndexJs && !mdIndexJson) { console.error("bench.mjs: no searchindex*.js in " + MD); process.exit(2); }
+const mdIndexJs = MD ? findOne(MD, /^searchindex(-[0-9a-f]+)?\.js$/) : null;
+const mdIndexJson = MD ? findOne(MD, /^searchindex(-[0-9a-f]+)?\.json$/) : null;
+if (MD && !mdIndexJs && !mdIndexJson) { console.error("bench.mjs: no searchindex*.js in " + MD); process.exit(2); }
 const sizes = {
   errbook_index: sizeOf(errIndexFiles),
   mdbook_index_js: mdIndexJs ? sizeOf([mdIndexJs]) : null,
   mdbook_index_json: mdIndexJson ? sizeOf([mdIndexJson]) : null,
   errbook_js: sizeOf([path.join(ERR, "theme", "search.js")]),
-  mdbook_js: sizeOf([findOne(MD, /^elasticlunr.*\.js$/), findOne(MD, /^searcher.*\.js$/)].filter(Boolean)),
-  mdbook_mark_js: sizeOf([findOne(MD, /^mark.*\.js$/)].filter(Boolean)),
+  mdbook_js: MD ? sizeOf([findOne(MD, /^elasticlunr.*\.js$/), findOne(MD, /^searcher.*\.js$/)].filter(Boolean)) : null,
+  mdbook_mark_js: MD ? sizeOf([findOne(MD, /^mark.*\.js$/)].filter(Boolean)) : null,
 };
-log(`sizes: errbook index ${mb(sizes.errbook_index.raw)}, mdBook index ${mb((sizes.mdbook_index_js || sizes.mdbook_index_json).raw)}`);
+const mdSize = sizes.mdbook_index_js || sizes.mdbook_index_json;
+log(`sizes: errbook index ${mb(sizes.errbook_index.raw)}` + (mdSize ? `, mdBook index ${mb(mdSize.raw)}` : ""));
 
 // ---- the server ---------------------------------------------------------------------------------
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml", ".xml": "application/xml", ".woff2": "font/woff2", ".woff": "font/woff", ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain" };
-const MOUNTS = { "/e/": path.resolve(ERR), "/m/": path.resolve(MD) };
+const MOUNTS = MD ? { "/e/": path.resolve(ERR), "/m/": path.resolve(MD) } : { "/e/": path.resolve(ERR) };
 const server = http.createServer((req, res) => {
   const u = new URL(req.url, "http://x");
   let p;
@@ -389,7 +392,7 @@ await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const BASE = `http://127.0.0.1:${server.address().port}`;
 // Compress the two indexes now, so no load below waits for zlib.
 for (const f of [...errIndexFiles, mdIndexJs, mdIndexJson].filter(Boolean)) gz(f);
-log(`serving ${ERR} at ${BASE}/e/ and ${MD} at ${BASE}/m/ (${GZIP ? "gzip level 9" : "uncompressed"})`);
+log(`serving ${ERR} at ${BASE}/e/` + (MD ? ` and ${MD} at ${BASE}/m/` : "") + `  (${GZIP ? "gzip level 9" : "uncompressed"})`);
 
 // ---- the browser --------------------------------------------------------------------------------
 const browser = await chromium.launch({
@@ -633,6 +636,7 @@ rows["errbook, flattened to one line"] = await runQueries(E.page, "errbook", "er
 await E.context.close();
 
 // mdBook
+if (MD) {
 let M = await measureLoad("mdbook");
 results.load.mdbook = M.runs;
 rows["mdBook, search bar"] = await runQueries(M.page, "mdbook", "mdBook", boxed);
@@ -651,6 +655,7 @@ rows["mdBook, search bar"] = await runQueries(M.page, "mdbook", "mdBook", boxed)
   results.mdbook_top_kinds = kinds;
 }
 await M.context.close();
+}
 await browser.close();
 server.close();
 
@@ -681,11 +686,11 @@ const sizeRows = [sz("errbook index", sizes.errbook_index)];
 if (sizes.mdbook_index_js) sizeRows.push(sz("mdBook index", sizes.mdbook_index_js));
 if (sizes.mdbook_index_json) sizeRows.push(sz("mdBook index (json)", sizes.mdbook_index_json));
 sizeRows.push(sz("errbook JS", sizes.errbook_js, false));
-sizeRows.push(sz("mdBook JS", sizes.mdbook_js, false));
-if (sizes.mdbook_mark_js.files.length) sizeRows.push(sz("mdBook JS (highlight)", sizes.mdbook_mark_js, false));
+if (MD) sizeRows.push(sz("mdBook JS", sizes.mdbook_js, false));
+if (MD && sizes.mdbook_mark_js.files.length) sizeRows.push(sz("mdBook JS (highlight)", sizes.mdbook_mark_js, false));
 out.push(table(["", "files", "raw", "gzip", "raw/entry", "gzip/entry"], sizeRows));
-const mdI = sizes.mdbook_index_js || sizes.mdbook_index_json;
-out.push(`errbook's index is ${(mdI.raw / sizes.errbook_index.raw).toFixed(1)}x smaller raw, ${(mdI.gzip / sizes.errbook_index.gzip).toFixed(1)}x gzipped.` +
+const mdI = mdSize;
+if (MD) out.push(`errbook's index is ${(mdI.raw / sizes.errbook_index.raw).toFixed(1)}x smaller raw, ${(mdI.gzip / sizes.errbook_index.gzip).toFixed(1)}x gzipped.` +
   (sizes.mdbook_index_json ? "" : " (mdBook " + "writes no searchindex.json any more: the index is only the script.)"));
 out.push("");
 out.push(`Index load, from the user's action to a searchable index (${RELOADS} page loads each)`);
@@ -695,7 +700,7 @@ const lr = (tool, label) => {
   return [label, ms(median(t)), ms(Math.min(...t)), ms(Math.max(...t)), ms(median(f)), ms(median(t.map((x, i) => x + f[i]))), mb(r[0].heap)];
 };
 out.push(table(["", "median ms", "min", "max", "1st query ms", "load+1st ms", "JS heap"], [
-  lr("errbook", "errbook (focus box: load())"), lr("mdbook", "mdBook (search button: init())")]));
+  lr("errbook", "errbook (focus box: load())"), ...(MD ? [lr("mdbook", "mdBook (search button: init())")] : [])]));
 out.push("");
 out.push(`Query latency and top-1 answer (${queries.length} pasted messages; warm-up ${WARMUP} untimed; p95: nearest rank)`);
 const qr = Object.entries(results.latency).map(([k, s]) => [k, ms(s.median), ms(s.p95), ms(s.max), s.over10, P(s.exact), P(s.msg), P(s.tmpl), s.none, P(s.entryMsg)]);
@@ -703,7 +708,7 @@ out.push(table(["", "median ms", "p95", "max", ">10 ms", "top-1 exact", "same ms
 out.push("  exact: the entry the message came from; same msg: an entry whose message differs from it only in numbers,");
 out.push("  hex and paths (the catalog has many such; any is right); template: an entry of the same message template.");
 out.push("  1st entry: the first entry page among the results shown (mdBook: limit_results; its other results are");
-out.push(`  articles and lists). mdBook's top result was: ${Object.entries(results.mdbook_top_kinds).map(([k, v]) => `${k} ${v}`).join(", ")}.`);
+if (MD) out.push(`  articles and lists). mdBook's top result was: ${Object.entries(results.mdbook_top_kinds).map(([k, v]) => `${k} ${v}`).join(", ")}.`);
 out.push("");
 out.push("Top-1 (same msg) and median ms by kind of paste");
 const kr = kinds.map((kind) => [kind, results.by_kind[Object.keys(rows)[0]][kind].n,

@@ -13,6 +13,7 @@ pub(crate) fn run(
     offline: bool,
     single_thread: bool,
     no_infer: bool,
+    drafts: bool,
 ) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
     let dest = dest.unwrap_or_else(|| root.join(&cfg.build.output_dir));
@@ -21,6 +22,7 @@ pub(crate) fn run(
         offline,
         single_thread,
         no_infer,
+        drafts,
     };
     match errbook::site::build(root, &cfg, &opts) {
         Ok((report, diags)) => {

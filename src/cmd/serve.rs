@@ -1,18 +1,42 @@
-//! `errbook serve`: build, serve on 127.0.0.1, rebuild on change, reload the browser; prints
-//! what the serve loop reports.
+//! `errbook serve`: build, serve on 127.0.0.1 (or `--bind ADDR`), rebuild on change, reload the
+//! browser; prints what the serve loop reports.
 
 use errbook::serve::Event;
 use errbook::serve::Options;
 use errbook::Result;
+use std::net::IpAddr;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub(crate) fn run(root: &Path, port: u16, open: bool) -> Result<ExitCode> {
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[arg(short, long, default_value_t = 3000)]
+    port: u16,
+    /// The address to listen on: 0.0.0.0 to preview from a phone on the LAN or from outside a
+    /// container (anyone who can reach it sees the preview).
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    bind: IpAddr,
+    /// Open the site in a browser.
+    #[arg(long)]
+    open: bool,
+    /// Show the pages marked `draft: true` too.
+    #[arg(long)]
+    drafts: bool,
+}
+
+pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
+    if !args.bind.is_loopback() {
+        eprintln!(
+            "warning: serving on {}: every machine that can reach it sees the preview (drafts too with --drafts)",
+            args.bind
+        );
+    }
     let opts = Options {
-        addr: ([127, 0, 0, 1], port).into(),
+        addr: (args.bind, args.port).into(),
+        drafts: args.drafts,
     };
-    let root_shown = root.to_path_buf();
+    let (root_shown, open) = (root.to_path_buf(), args.open);
     let sink = Arc::new(move |e: Event| print(&root_shown, open, e));
     errbook::serve::run(root, &opts, sink)?;
     Ok(ExitCode::SUCCESS)

@@ -11,18 +11,22 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// A plan file (Slurm); without it the plan comes on stdin (SSH).
-    #[arg(long, value_name = "FILE", requires_all = ["item", "out"])]
+    #[arg(long, value_name = "FILE", requires = "out")]
     plan: Option<PathBuf>,
+    /// Say what this node has (to the file `--out`), run nothing.
+    #[arg(long, requires = "plan")]
+    probe: bool,
     /// The job of the plan to run (Slurm: the array task id).
     #[arg(long, value_name = "N")]
     item: Option<usize>,
-    /// Where the job's end is written (`<out>/<N>.json`).
+    /// Where the job's end is written (`<out>/<N>.json`; with `--probe`, the file).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     match (args.plan, args.item, args.out) {
+        (Some(plan), _, Some(out)) if args.probe => worker::probe(&plan, &out)?,
         (Some(plan), Some(item), Some(out)) => worker::item(&plan, item, &out)?,
         _ => {
             let stdin = std::io::BufReader::new(std::io::stdin());

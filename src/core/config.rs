@@ -63,6 +63,11 @@ pub struct VerifyConfig {
     pub timeout_s: u64,
     /// Interpreter for Python snippets.
     pub python: String,
+    /// How much of each GPU's memory the runs packed onto it may plan to use together: a share
+    /// (`90%`), an amount (`60GiB`), or `0` for one run per GPU.
+    pub gpu_mem_cap: String,
+    /// GPU memory a run is taken to use when it declares none and no record measured it.
+    pub gpu_mem_default: String,
     /// How runs are contained: `bwrap` (bubblewrap) or `none`.
     pub sandbox: String,
     /// The bubblewrap binary: a path, or a name on `PATH` (default `bwrap`).
@@ -154,6 +159,8 @@ impl Default for VerifyConfig {
             records_dir: PathBuf::from("verify"),
             timeout_s: 300,
             python: "python3".into(),
+            gpu_mem_cap: "90%".into(),
+            gpu_mem_default: "4GiB".into(),
             sandbox: "bwrap".into(),
             bwrap: None,
             memory_limit: None,
@@ -198,6 +205,77 @@ impl Config {
     pub fn theme_dir(&self, root: &Path) -> PathBuf {
         root.join("themes").join(&self.site.theme)
     }
+
+    /// Refuse an output folder that a build would destroy something in: one that is or holds
+    /// the site's root, or is, holds or lies inside what a build reads (content, theme, static
+    /// files, verification records) or the repository's `.git`. A build replaces its output
+    /// folder whole, so `output_dir = "content"` would otherwise delete the sources. Paths are
+    /// compared with links resolved, so no spelling (`./content/../content`, a symlink) slips by.
+    pub fn check_output(&self, root: &Path, dest: &Path) -> Result<()> {
+        let out = resolved(dest);
+        let refuse = |why: String| {
+            Err(Error::OutputDir {
+                path: dest.to_path_buf(),
+                why,
+            })
+        };
+        let site = resolved(root);
+        if site.starts_with(&out) {
+            return refuse(format!(
+                "it is or holds the site's root ({}); choose a folder of its own, like `book`",
+                site.display()
+            ));
+        }
+        let read = [
+            ("the content", root.join("content")),
+            ("the theme", self.theme_dir(root)),
+            ("the static files", root.join("static")),
+            (
+                "the verification records",
+                root.join(&self.verify.records_dir),
+            ),
+            ("the repository", root.join(".git")),
+        ];
+        for (what, p) in read {
+            let p = resolved(&p);
+            if p.starts_with(&out) || out.starts_with(&p) {
+                return refuse(format!(
+                    "it is, holds or lies inside {what} ({}), which a build reads",
+                    p.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `p` made absolute with every link resolved, as far as it exists; the rest of it appended
+/// with `.` and `..` taken away.
+fn resolved(p: &Path) -> PathBuf {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut existing = abs.as_path();
+    let mut rest = Vec::new();
+    let base = loop {
+        if let Ok(real) = existing.canonicalize() {
+            break real;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => break existing.to_path_buf(),
+        }
+    };
+    let mut out = base;
+    for part in rest.iter().rev() {
+        if part == ".." {
+            out.pop();
+        } else if part != "." {
+            out.push(part);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -221,6 +299,46 @@ mod tests {
         assert_eq!(c.verify.ssh.remote_dir, ".cache/errbook");
         let e = Config::parse("[verify.slurm]\npartion = 'x'\n", Path::new("book.toml"));
         assert!(e.unwrap_err().to_string().contains("partion"));
+    }
+
+    #[test]
+    fn output_folders_that_would_destroy_sources_are_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("site");
+        for d in [
+            "content/errors",
+            "themes/default",
+            "verify",
+            "static",
+            ".git",
+        ] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("content"), root.join("alias")).unwrap();
+        let cfg = Config::default();
+        for bad in [
+            "content",
+            "content/errors",
+            "content/new",
+            "./content/../content/x",
+            "themes",
+            "themes/default/static",
+            "verify",
+            "static",
+            ".git/book",
+            ".",
+            "..",
+        ] {
+            let e = cfg.check_output(&root, &root.join(bad));
+            assert!(matches!(e, Err(Error::OutputDir { .. })), "{bad}: {e:?}");
+        }
+        #[cfg(unix)]
+        assert!(cfg.check_output(&root, &root.join("alias/x")).is_err());
+        for good in ["book", "public/site", "../elsewhere"] {
+            cfg.check_output(&root, &root.join(good))
+                .unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
     }
 
     #[test]

@@ -65,8 +65,16 @@ pub enum Code {
     UnknownKey,
     /// `E-workaround`: a workaround without its bold summary or success rate.
     Workaround,
+    /// `E-external-link`: a link out of the catalog that answers "not found" or does not resolve
+    /// (`check --external`).
+    ExternalBroken,
     /// `W-link`: a reference that is allowed but pointless.
     SelfRelated,
+    /// `W-external-link`: a link out of the catalog that could not be confirmed this time (a
+    /// time-out, a rate limit, a server error).
+    ExternalUnsure,
+    /// `W-placeholder`: text left from the template `errbook new` wrote.
+    Placeholder,
     /// `W-verify-missing`: a runnable block with no verification record.
     VerifyMissing,
     /// `W-verify-orphan`: a record that matches no runnable block.
@@ -103,7 +111,10 @@ impl Code {
             Code::Title => "E-title",
             Code::UnknownKey => "E-unknown-key",
             Code::Workaround => "E-workaround",
+            Code::ExternalBroken => "E-external-link",
             Code::SelfRelated => "W-link",
+            Code::ExternalUnsure => "W-external-link",
+            Code::Placeholder => "W-placeholder",
             Code::VerifyMissing => "W-verify-missing",
             Code::VerifyOrphan => "W-verify-orphan",
             Code::VerifyRecord => "W-verify-record",

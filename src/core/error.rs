@@ -13,6 +13,8 @@ pub enum Error {
     },
     #[error("{path}: invalid configuration: {message}")]
     Config { path: PathBuf, message: String },
+    #[error("{path}: cannot build into this folder: {why}")]
+    OutputDir { path: PathBuf, why: String },
     #[error("template error: {0}")]
     Template(String),
     #[error("the content has {errors} error(s); nothing was written")]

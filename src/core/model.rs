@@ -11,9 +11,18 @@ use std::path::PathBuf;
 pub struct Catalog {
     pub entries: Vec<Entry>,
     pub articles: Vec<Article>,
+    /// Pages whose file is there but did not parse: their own errors say why, and nothing that
+    /// names them is reported as broken because of it.
+    #[serde(skip)]
+    pub unparsed: Vec<PageRef>,
 }
 
 impl Catalog {
+    /// Whether a page with this ID is there but did not parse.
+    pub fn is_unparsed(&self, id: &str) -> bool {
+        self.unparsed.iter().any(|p| p.id == id)
+    }
+
     pub fn entry(&self, id: &str) -> Option<&Entry> {
         self.entries
             .binary_search_by(|e| e.id.as_str().cmp(id))
@@ -30,6 +39,14 @@ impl Catalog {
     pub fn sort(&mut self) {
         self.entries.sort_by(|a, b| a.id.cmp(&b.id));
         self.articles.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+
+    /// Leave out the drafts (`draft: true`); how many there were.
+    pub fn drop_drafts(&mut self) -> usize {
+        let before = self.entries.len() + self.articles.len();
+        self.entries.retain(|e| !e.draft);
+        self.articles.retain(|a| !a.draft);
+        before - self.entries.len() - self.articles.len()
     }
 
     /// The page `page` names, if the catalog has it.
@@ -129,6 +146,9 @@ pub struct Entry {
     /// Entry IDs the author names as related.
     pub related: Vec<String>,
     pub links: LinkOverrides,
+    /// `draft: true` in front matter: left out of `build` and `serve` unless `--drafts`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
     /// Every fenced code block of the entry, in document order.
     pub snippets: Vec<Snippet>,
 }
@@ -199,6 +219,9 @@ pub struct Article {
     pub errors: Vec<String>,
     pub tags: Vec<String>,
     pub links: LinkOverrides,
+    /// `draft: true` in front matter: left out of `build` and `serve` unless `--drafts`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
     /// Markdown body (front matter removed).
     pub body: String,
     /// 1-based line in the file where `body` starts, so body offsets map back to file lines.
@@ -245,6 +268,12 @@ pub struct RunSpec {
     /// The run may use the network (`network`); sandboxed runs have none otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub network: bool,
+    /// Python modules the run needs (`needs=torch,numpy`): a host where one does not import
+    /// skips the run, and a run that fails to import one is an environment error.
+    pub needs: Vec<String>,
+    /// GPU memory the run uses on each of its GPUs, in MiB (`gpu_mem=2GiB`), as declared; the
+    /// scheduler packs runs onto a GPU by it (else by the peak its last record measured).
+    pub gpu_mem_mib: Option<u64>,
 }
 
 /// What the text claims about a runnable snippet.

@@ -181,6 +181,8 @@ pub(crate) fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnos
                     LinkKind::Discusses,
                     Origin::Explicit,
                 )),
+                // A file that did not parse reports its own errors, not those of its readers.
+                None if catalog.is_unparsed(&content_id(id)) => {}
                 None => diags.push(at.no_such_entry(catalog, "errors", id)),
             }
         }
@@ -200,6 +202,7 @@ pub(crate) fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnos
                     Origin::Explicit,
                 )),
                 Some(_) => diags.push(at.self_related(id)),
+                None if catalog.is_unparsed(&content_id(id)) => {}
                 None => diags.push(at.no_such_entry(catalog, "related", id)),
             }
         }
@@ -258,7 +261,7 @@ impl Source<'_> {
 /// Check the `links: {confirm, reject}` items of one page.
 fn overrides(catalog: &Catalog, at: Source<'_>, links: &LinkOverrides, diags: &mut Diagnostics) {
     for (which, items) in [("confirm", &links.confirm), ("reject", &links.reject)] {
-        for raw in items {
+        for raw in items.iter().filter(|r| !names_unparsed(catalog, r)) {
             if let Err((msg, hint)) = parse_key(catalog, raw) {
                 let (o, l) = front_value_span(at.src, "links", raw);
                 let msg = format!("`links: {which}` item `{raw}`: {msg}");
@@ -271,6 +274,13 @@ fn overrides(catalog: &Catalog, at: Source<'_>, links: &LinkOverrides, diags: &m
             }
         }
     }
+}
+
+/// Whether a `links:` item names a page whose file did not parse.
+fn names_unparsed(catalog: &Catalog, raw: &str) -> bool {
+    let target = raw.split_once("->").map_or(raw, |(_, t)| t).trim();
+    let path = target.split('#').next().unwrap_or(target);
+    catalog.is_unparsed(&content_id(path))
 }
 
 /// Markdown links to content: `@/...` and relative `.md` links must name something that exists.
@@ -295,7 +305,8 @@ fn markdown_links(catalog: &Catalog, at: Source<'_>, diags: &mut Diagnostics) {
         } else {
             continue;
         };
-        if resolve_href_from(catalog, at.path, &dest).is_some() {
+        let unparsed = catalog.is_unparsed(&content_id(&wanted));
+        if unparsed || resolve_href_from(catalog, at.path, &dest).is_some() {
             continue;
         }
         let seg = &body[range.clone()];

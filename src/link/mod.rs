@@ -14,6 +14,7 @@ mod decide;
 mod evidence;
 pub(crate) mod explain;
 pub(crate) mod explicit;
+pub(crate) mod external;
 mod graph;
 pub(crate) mod infer;
 mod resolve;

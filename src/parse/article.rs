@@ -16,6 +16,7 @@ pub(crate) const FRONT_KEYS: &[&str] = &[
     "tags",
     "links",
     "description",
+    "draft",
 ];
 
 pub(crate) fn parse(
@@ -49,6 +50,7 @@ pub(crate) fn parse(
     let errors = fm.str_list("errors", diags);
     let tags = fm.str_list("tags", diags);
     let links = fm.links(diags);
+    let draft = fm.flag("draft", diags);
 
     if let Some(d) = &date {
         check_date(fm, d, diags);
@@ -78,6 +80,7 @@ pub(crate) fn parse(
         errors,
         tags,
         links,
+        draft,
         body: body.to_string(),
         body_line,
         snippets,

@@ -285,6 +285,21 @@ impl<'a> FrontMatter<'a> {
         }
     }
 
+    /// An optional `true`/`false` (absent: false).
+    pub(crate) fn flag(&self, key: &str, diags: &mut Diagnostics) -> bool {
+        match self.map.get(key) {
+            None | Some(Pod::Null) => false,
+            Some(Pod::Boolean(b)) => *b,
+            Some(_) => {
+                diags.push(
+                    self.err(key, Code::KeyType, format!("`{key}` must be true or false"))
+                        .hint(format!("write `{key}: true`")),
+                );
+                false
+            }
+        }
+    }
+
     /// `links: {confirm: [...], reject: [...]}`.
     pub(crate) fn links(&self, diags: &mut Diagnostics) -> crate::core::model::LinkOverrides {
         let mut out = crate::core::model::LinkOverrides::default();

@@ -6,6 +6,7 @@
 pub(crate) mod article;
 pub(crate) mod entry;
 pub(crate) mod frontmatter;
+pub(crate) mod placeholders;
 pub(crate) mod snippet;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
@@ -24,6 +25,15 @@ pub enum Parsed {
     Failed,
 }
 
+/// The page a content file is, from its path alone (for a file that did not parse).
+pub(crate) fn page_of_path(f: &SourceFile) -> Option<crate::core::model::PageRef> {
+    let id = match f.kind {
+        PageKind::Entry => crate::core::ids::entry_id_of(&f.path)?,
+        PageKind::Article => f.path.file_stem()?.to_string_lossy().into_owned(),
+    };
+    Some(crate::core::model::PageRef { kind: f.kind, id })
+}
+
 /// Parse one file on its own (used by the full build and by incremental rebuilds).
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
     let mut d = Diagnostics::default();
@@ -33,6 +43,7 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
         PageKind::Article => article::parse(&f.path, &f.text, default_timeout, &mut d)
             .map(|a| Parsed::Article(Box::new(a))),
     };
+    d.extend(placeholders::find(&f.path, &f.text));
     (p.unwrap_or(Parsed::Failed), d)
 }
 
@@ -47,12 +58,12 @@ pub(crate) fn parse_all(
         .map(|f| parse_file(f, default_timeout))
         .collect();
     let mut cat = Catalog::default();
-    for (p, d) in results {
+    for ((p, d), f) in results.into_iter().zip(files) {
         diags.extend(d.items);
         match p {
             Parsed::Entry(e) => cat.entries.push(*e),
             Parsed::Article(a) => cat.articles.push(*a),
-            Parsed::Failed => {}
+            Parsed::Failed => cat.unparsed.extend(page_of_path(f)),
         }
     }
     cat.sort();

@@ -8,6 +8,7 @@
 //! ```python run after=ex1                  # continues block `ex1` of the same page
 //! ```python run env=MASTER_ADDR=127.0.0.1  # a variable for the run (repeatable)
 //! ```python run network                    # the run may use the network (sandboxed runs have none)
+//! ```python run needs=torch,numpy gpu_mem=2GiB   # modules it imports; GPU memory it uses
 //! ```
 //!
 //! Lines starting with `#@ ` run but are hidden on the site (setup the article elides).
@@ -35,6 +36,8 @@ pub(crate) const KEYS: &[&str] = &[
     "after",
     "interpreter",
     "network",
+    "needs",
+    "gpu_mem",
 ];
 
 /// A fenced block as found in the source, before attributes are read.
@@ -231,6 +234,8 @@ struct Attrs {
     after: Option<String>,
     interpreter: String,
     network: bool,
+    needs: Vec<String>,
+    gpu_mem_mib: Option<u64>,
 }
 
 impl Attrs {
@@ -247,6 +252,8 @@ impl Attrs {
             after: None,
             interpreter: "python3".to_string(),
             network: false,
+            needs: Vec::new(),
+            gpu_mem_mib: None,
         }
     }
 
@@ -274,7 +281,7 @@ impl Attrs {
                 w,
                 "write `network` alone: the run may use the network",
             ),
-            "expect" | "match" | "after" | "gpus" | "timeout" | "env" => {
+            "expect" | "match" | "after" | "gpus" | "timeout" | "env" | "needs" | "gpu_mem" => {
                 self.runnable = true;
                 self.read_run(at, k, v, w);
             }
@@ -321,6 +328,33 @@ impl Attrs {
                     ),
                 }
             }
+            "needs" => {
+                let Some(v) = at.need(k, v) else { return };
+                for m in v.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                    if !is_module(m) {
+                        at.error(
+                            format!("`{m}` is not a Python module name"),
+                            m,
+                            "write the names `import` takes, separated by commas: `needs=torch,numpy`",
+                        );
+                    } else if !self.needs.iter().any(|n| n == m) {
+                        self.needs.push(m.to_string());
+                    }
+                }
+            }
+            "gpu_mem" => {
+                let Some(v) = at.need(k, v) else { return };
+                match parse_mib(&v) {
+                    Some(n) => self.gpu_mem_mib = Some(n),
+                    None => at.error(
+                        format!(
+                            "`gpu_mem` must be an amount of memory (`2GiB`, `500MiB`), not `{v}`"
+                        ),
+                        w,
+                        "write `gpu_mem=2GiB`",
+                    ),
+                }
+            }
             "env" => match v.and_then(|v| v.split_once('=')) {
                 Some((name, val)) if !name.is_empty() => {
                     self.env.push((name.to_string(), val.to_string()))
@@ -349,6 +383,8 @@ impl Attrs {
             after: self.after,
             interpreter: self.interpreter,
             network: self.network,
+            needs: self.needs,
+            gpu_mem_mib: self.gpu_mem_mib,
         };
         (Some(spec), self.id)
     }
@@ -414,6 +450,34 @@ pub(crate) fn parse_duration(v: &str) -> Option<u64> {
         _ => (v, 1),
     };
     num.parse::<u64>().ok().filter(|n| *n > 0).map(|n| n * mul)
+}
+
+/// A dotted Python module name: `torch`, `torch.distributed`, `_private`.
+fn is_module(m: &str) -> bool {
+    m.split('.').all(|p| {
+        let mut c = p.chars();
+        c.next()
+            .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+    })
+}
+
+/// An amount of memory in MiB: `2GiB`, `2G`, `1.5GB`, `500MiB`, `500M`, or a bare number of MiB.
+pub(crate) fn parse_mib(v: &str) -> Option<u64> {
+    let v = v.trim();
+    let split = v
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(v.len());
+    let (num, unit) = v.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let mul = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "m" | "mb" | "mib" => 1.0,
+        "g" | "gb" | "gib" => 1024.0,
+        "t" | "tb" | "tib" => 1024.0 * 1024.0,
+        _ => return None,
+    };
+    let mib = (n * mul).round();
+    (n.is_finite() && (1.0..1e12).contains(&mib)).then_some(mib as u64)
 }
 
 /// Check continuations: `after=` must name an earlier block of the same page; ids unique.
@@ -522,6 +586,34 @@ mod tests {
         assert!(!s.run.unwrap().network);
         let (_, d) = snip("python run network=yes", "x\n");
         assert!(d.items[0].message.contains("`network` takes no value"));
+    }
+
+    #[test]
+    fn needs_and_gpu_memory_are_read_and_checked() {
+        let (s, d) = snip("python run needs=torch,numpy,torch gpu_mem=1.5GiB", "x\n");
+        assert!(d.items.is_empty(), "{:?}", d.items);
+        let r = s.run.unwrap();
+        assert_eq!(r.needs, ["torch", "numpy"]);
+        assert_eq!(r.gpu_mem_mib, Some(1536));
+        let (s, _) = snip("python needs=torch", "x\n");
+        assert!(s.run.is_some(), "a need makes the block runnable");
+        let (_, d) = snip("python run needs=torch,9lives gpu_mem=lots", "x\n");
+        let msgs: Vec<&str> = d.items.iter().map(|x| x.message.as_str()).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].contains("`9lives` is not a Python module name"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].contains("`gpu_mem` must be an amount of memory"),
+            "{msgs:?}"
+        );
+        assert_eq!(parse_mib("500MiB"), Some(500));
+        assert_eq!(parse_mib("2G"), Some(2048));
+        assert_eq!(parse_mib("3000"), Some(3000));
+        for bad in ["", "GiB", "-1G", "1.2.3G", "5 parsecs", "0"] {
+            assert_eq!(parse_mib(bad), None, "{bad}");
+        }
     }
 
     #[test]

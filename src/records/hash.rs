@@ -1,6 +1,8 @@
 //! The hash of a run: everything that decides what runs and what it is compared with (the code of
 //! the continuation chain with hidden lines, the attributes, the interpreter). Records are keyed by
 //! it; a snippet whose hash has no record is missing, or stale when an older record exists.
+//! What a run needs of its host (`needs=` modules, `gpu_mem=`) is not in it: declaring a need
+//! changes where and beside what a run happens, not what it does, so records stay fresh.
 
 use crate::core::model::{RunSpec, Snippet};
 use sha2::{Digest, Sha256};
@@ -44,19 +46,25 @@ pub(crate) fn program(chain: &[&Snippet]) -> String {
 }
 
 /// The environment a chain runs with: variables of the ancestors, then the snippet's own (later
-/// wins), and the most GPUs any block of the chain needs.
+/// wins), the most GPUs and GPU memory any block of the chain needs, and every module any block
+/// needs (once each, in order).
 pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
     let last = chain.last()?.run.clone()?;
     let mut env: Vec<(String, String)> = Vec::new();
-    let mut gpus = last.gpus;
+    let mut needs: Vec<String> = Vec::new();
+    let (mut gpus, mut gpu_mem_mib) = (last.gpus, last.gpu_mem_mib);
     let mut network = last.network;
-    for s in chain {
-        if let Some(r) = &s.run {
-            gpus = gpus.max(r.gpus);
-            network |= r.network;
-            for (k, v) in &r.env {
-                env.retain(|(ek, _)| ek != k);
-                env.push((k.clone(), v.clone()));
+    for r in chain.iter().filter_map(|s| s.run.as_ref()) {
+        gpus = gpus.max(r.gpus);
+        gpu_mem_mib = gpu_mem_mib.max(r.gpu_mem_mib);
+        network |= r.network;
+        for (k, v) in &r.env {
+            env.retain(|(ek, _)| ek != k);
+            env.push((k.clone(), v.clone()));
+        }
+        for m in &r.needs {
+            if !needs.contains(m) {
+                needs.push(m.clone());
             }
         }
     }
@@ -64,6 +72,8 @@ pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
         gpus,
         env,
         network,
+        needs,
+        gpu_mem_mib,
         ..last
     })
 }
@@ -127,6 +137,8 @@ mod tests {
                 after: after.map(String::from),
                 interpreter: "python3".into(),
                 network: false,
+                needs: vec![],
+                gpu_mem_mib: None,
             }),
         }
     }

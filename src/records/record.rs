@@ -1,6 +1,7 @@
 //! One recorded run: what ran (page, snippet, chain, hash, claim), what happened (verdict,
-//! exit, exceptions, crashed children, log) and where (the environment). Plain data, read and
-//! written as JSON by `store`.
+//! exit, exceptions, the root cause a crashed child gave, the log, the GPU memory it used) and
+//! where (the environment, whose key and words are `env`'s). Plain data, read and written as
+//! JSON by `store`; fields added since errbook 0.1 have defaults, so older records read.
 
 use super::verdict::Verdict;
 use crate::core::model::{Claim, PageRef};
@@ -35,6 +36,8 @@ pub struct Environment {
     pub gpu_memory_mib: u64,
     /// GPUs on the host.
     pub host_gpu_count: u32,
+    /// The model of the host's GPUs (what a run without GPUs ran beside); empty without GPUs.
+    pub host_gpu_model: String,
     pub driver: String,
     /// CUDA version PyTorch was built with (else the driver's).
     pub cuda: String,
@@ -67,7 +70,8 @@ pub struct Record {
     /// One sentence: why this verdict.
     #[serde(default)]
     pub finding: String,
-    #[serde(default)]
+    /// Why errbook 0.1 did not run it (`skipped` records only; never written now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip_reason: Option<String>,
     #[serde(default)]
     pub exit_status: Option<i32>,
@@ -87,6 +91,11 @@ pub struct Record {
     /// Child processes that died with a traceback.
     #[serde(default)]
     pub children: Vec<RaisedError>,
+    /// What made the main process fail when it failed because a child process died (a spawned
+    /// worker failing at import) and reported only the death. (An original error that a wrapper
+    /// carries, DataLoader's "Original Traceback", is in `wrapped`.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_cause: Option<RaisedError>,
     #[serde(default)]
     pub duration_s: f64,
     /// RFC 3339, UTC.
@@ -104,53 +113,45 @@ pub struct Record {
     /// or `none` (`--sandbox none`).
     #[serde(default)]
     pub sandbox: String,
+    /// The most GPU memory the run's processes held at once, in MiB, as `nvidia-smi` reported
+    /// it while the run went on; none when it was not measured (no GPU, or too short a run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_mem_peak_mib: Option<u64>,
     /// Bytes the run wrote to stdout and stderr; the log keeps its head and tail.
     #[serde(default)]
     pub output_bytes: u64,
     #[serde(default)]
     pub log: String,
+    /// When the finding was read again from this record's log by a newer traceback reader
+    /// (`errbook verify --reread`), RFC 3339; the run itself is `date`'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reread: Option<String>,
 }
 
 impl Record {
-    /// One line about where it ran: GPUs, driver, CUDA, Python, PyTorch, host.
+    /// One line about where it ran: hardware, driver, CUDA, Python, PyTorch.
     pub fn env_summary(&self) -> String {
-        let e = &self.env;
-        let mut parts = Vec::new();
-        if e.gpu_count > 0 {
-            let model = if e.gpu_model.is_empty() {
-                "GPU"
-            } else {
-                e.gpu_model.as_str()
-            };
-            parts.push(format!("{}\u{d7} {model}", e.gpu_count));
-        } else if self.verdict != Verdict::Skipped {
-            parts.push("CPU only".to_string());
-        }
-        for (v, label) in [
-            (&e.driver, "driver"),
-            (&e.cuda, "CUDA"),
-            (&e.python, "Python"),
-            (&e.torch, "PyTorch"),
-            (&e.host, "host"),
-        ] {
-            if !v.is_empty() {
-                parts.push(format!("{label} {v}"));
-            }
-        }
-        parts.join(", ")
+        self.env.summary()
     }
 
-    /// The exception that explains the failure best: the innermost wrapped one, else the final
-    /// one, else the first crashed child's.
-    pub fn cause(&self) -> Option<(String, String)> {
-        if let Some(w) = self.wrapped.last() {
-            return Some((w.exception.clone(), w.message.clone()));
-        }
-        if let Some(e) = &self.exception {
-            return Some((e.clone(), self.message.clone().unwrap_or_default()));
-        }
-        self.children
-            .first()
-            .map(|c| (c.exception.clone(), c.message.clone()))
+    /// The exception that explains the failure best: the root cause another process gave, else
+    /// the innermost wrapped one, else the final one, else the first crashed child's.
+    pub fn cause(&self) -> Option<RaisedError> {
+        self.root_cause
+            .as_ref()
+            .or(self.wrapped.last())
+            .cloned()
+            .or_else(|| self.final_error())
+            .or_else(|| self.children.first().cloned())
+    }
+
+    /// The final exception of the main process, as one `RaisedError`.
+    pub fn final_error(&self) -> Option<RaisedError> {
+        self.exception.as_ref().map(|e| RaisedError {
+            exception: e.clone(),
+            message: self.message.clone().unwrap_or_default(),
+            origin: "main".into(),
+            traceback: String::new(),
+        })
     }
 }

@@ -1,9 +1,11 @@
-//! The records of a catalog, read once: each runnable snippet's status (a record for the snippet
-//! as it is now, an older one for a snippet that changed since, or none). Files that are not
-//! records are listed, never fatal.
+//! The records of a catalog, read once: each runnable snippet's status (the runs of the snippet
+//! as it is now, one per environment; an older run of a snippet that changed since; or none).
+//! Files that are not records are listed, never fatal. errbook 0.1's `skipped` records are read
+//! (so `verify` can remove them) but stand for nothing.
 
 use super::hash::hash_of;
 use super::record::Record;
+use super::Verdict;
 use crate::core::model::{Catalog, PageRef, Snippet};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -11,12 +13,22 @@ use std::path::{Path, PathBuf};
 /// What the site knows about one runnable snippet.
 #[derive(Debug, Clone)]
 pub(crate) enum Status<'a> {
-    /// A record for the snippet as it is now.
-    Fresh(&'a Record),
-    /// A record exists for this snippet's page position, but the snippet changed since.
+    /// The runs of the snippet as it is now, one per environment, ordered by environment key.
+    Fresh(Vec<&'a Record>),
+    /// No run of the snippet as it is now, but one of an earlier version (the newest).
     Stale(&'a Record),
     /// Never run.
     Missing,
+}
+
+impl<'a> Status<'a> {
+    /// The fresh runs (none for a stale or missing snippet).
+    pub(crate) fn fresh(&self) -> &[&'a Record] {
+        match self {
+            Status::Fresh(runs) => runs,
+            _ => &[],
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -26,13 +38,16 @@ pub(crate) struct RecordSet {
     pub paths: Vec<PathBuf>,
     /// Files under the records folder that could not be read, with the reason.
     pub unreadable: Vec<(PathBuf, String)>,
-    by_hash: HashMap<(PageRef, String), usize>,
+    /// The runs of each (page, hash), newest per environment key.
+    by_hash: HashMap<(PageRef, String), Vec<usize>>,
+    /// The newest run of each (page, snippet id), whatever its hash.
     by_snippet: HashMap<(PageRef, String), usize>,
 }
 
 impl RecordSet {
-    /// Read every record under `<root>/<records_dir>`; a missing folder is an empty set. A file
-    /// that is not a record is listed in `unreadable` (reported by `check`), never fatal.
+    /// Read every record under `<root>/<records_dir>`, in either layout (`records::store`); a
+    /// missing folder is an empty set. A file that is not a record is listed in `unreadable`
+    /// (reported by `check`), never fatal.
     pub(crate) fn load(
         root: &Path,
         cfg: &crate::core::config::Config,
@@ -65,25 +80,61 @@ impl RecordSet {
 
     fn push(&mut self, r: Record, path: PathBuf) {
         let i = self.records.len();
-        self.by_hash.insert((r.page.clone(), r.hash.clone()), i);
-        let key = (r.page.clone(), r.snippet.clone());
-        // The newest record of a snippet position stands for it when the snippet changed.
-        let newer = match self.by_snippet.get(&key) {
-            Some(&j) => self.records[j].date < r.date,
-            None => true,
-        };
-        if newer {
-            self.by_snippet.insert(key, i);
-        }
+        let stands = r.verdict != Verdict::Skipped;
         self.records.push(r);
         self.paths.push(path);
+        if !stands {
+            return;
+        }
+        let r = &self.records[i];
+        let newer = |j: usize| self.records[j].date.as_str() <= r.date.as_str();
+        let runs = self
+            .by_hash
+            .entry((r.page.clone(), r.hash.clone()))
+            .or_default();
+        let key = r.env.key();
+        match runs.iter().position(|&j| self.records[j].env.key() == key) {
+            // Two files for one run and environment (both layouts at once): the newer stands.
+            Some(k) if newer(runs[k]) => runs[k] = i,
+            Some(_) => {}
+            None => {
+                runs.push(i);
+                let records = &self.records;
+                runs.sort_by_cached_key(|&j| records[j].env.key());
+            }
+        }
+        let at = self.by_snippet.get(&(r.page.clone(), r.snippet.clone()));
+        if at.is_none_or(|&j| newer(j)) {
+            self.by_snippet
+                .insert((r.page.clone(), r.snippet.clone()), i);
+        }
     }
 
-    /// The record of exactly this run (page and hash), if any.
-    pub(crate) fn get(&self, page: &PageRef, hash: &str) -> Option<&Record> {
+    /// The runs of exactly this version of a snippet (page and hash), one per environment.
+    pub(crate) fn runs(&self, page: &PageRef, hash: &str) -> Vec<&Record> {
         self.by_hash
             .get(&(page.clone(), hash.to_string()))
-            .map(|&i| &self.records[i])
+            .map(|v| v.iter().map(|&i| &self.records[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// The run of this version of a snippet in the environment whose key is `env_key`.
+    pub(crate) fn run_in(&self, page: &PageRef, hash: &str, env_key: &str) -> Option<&Record> {
+        self.runs(page, hash)
+            .into_iter()
+            .find(|r| r.env.key() == env_key)
+    }
+
+    /// The newest run of this version of the snippet, else of any version of it: what the
+    /// scheduler learns a run's GPU memory and duration from.
+    pub(crate) fn last_run(&self, page: &PageRef, hash: &str, snippet: &str) -> Option<&Record> {
+        let runs = self.runs(page, hash);
+        runs.into_iter()
+            .max_by(|a, b| a.date.cmp(&b.date))
+            .or_else(|| {
+                let i = self.by_snippet.get(&(page.clone(), snippet.to_string()))?;
+                Some(&self.records[*i])
+            })
     }
 
     /// The status of snippet `s` of `page` (the hash covers its continuation chain).
@@ -91,9 +142,9 @@ impl RecordSet {
         if s.run.is_none() {
             return Status::Missing;
         }
-        let h = hash_of(snippets, s);
-        if let Some(r) = self.get(page, &h) {
-            return Status::Fresh(r);
+        let runs = self.runs(page, &hash_of(snippets, s));
+        if !runs.is_empty() {
+            return Status::Fresh(runs);
         }
         match self.by_snippet.get(&(page.clone(), s.id.clone())) {
             Some(&i) => Status::Stale(&self.records[i]),

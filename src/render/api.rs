@@ -3,6 +3,7 @@
 //! links.json holds the link graph.
 
 use crate::records::Status;
+use crate::view::evidence::Outcome;
 use crate::view::EntryView;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -97,12 +98,19 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
         .iter()
         .filter(|s| s.snippet.run.is_some())
         .map(|s| {
-            let (state, rec) = match &s.status {
-                Status::Fresh(r) => ("fresh", Some(*r)),
-                Status::Stale(r) => ("stale", Some(*r)),
-                Status::Missing => ("missing", None),
+            let (state, runs) = match &s.status {
+                Status::Fresh(runs) => ("fresh", runs.clone()),
+                Status::Stale(r) => ("stale", vec![*r]),
+                Status::Missing => ("missing", Vec::new()),
             };
-            json!({ "snippet": s.snippet.id, "state": state, "record": rec })
+            let outcome = match s.evidence.outcome {
+                Outcome::Unverified => "unverified",
+                Outcome::Agree(v) => v.as_str(),
+                Outcome::Disagree => "disagree",
+            };
+            // `record`: the first run, as before runs were kept per environment.
+            json!({ "snippet": s.snippet.id, "state": state, "outcome": outcome,
+                    "records": runs, "record": runs.first() })
         })
         .collect();
     json!({

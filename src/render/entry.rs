@@ -1,15 +1,17 @@
-//! The entry page: the message (copyable), its metadata, root cause, version table, workarounds
-//! ranked by success rate with their code and verdicts, dead ends, the articles that discuss it,
+//! The entry page: the message (copyable), its metadata and the Verification line its records
+//! give, root cause, version table, workarounds (what works here first, then by success rate)
+//! with their code and what their runs found, dead ends likewise, the articles that discuss it,
 //! the code examples elsewhere that apply or fall into it, and related entries.
 
 use super::markdown::{self, Place};
+use super::runs::{self, and_list, Chip};
 use super::snippet;
 use super::{Page, PageCtx, Renderer};
 use crate::core::error::Result;
 use crate::core::model::Snippet;
 use crate::core::urls;
 use crate::link::{Link, Origin};
-use crate::records::Status;
+use crate::records::{Reading, Role};
 use crate::view::{EntryView, FixView, SnippetView, Verification};
 use serde::Serialize;
 
@@ -30,15 +32,9 @@ struct Fix {
     detail: String,
     reason: String,
     code: String,
-    verdict: Option<VerdictView>,
+    /// What its runs found, in the reader's words; None without runnable code.
+    verdict: Option<Chip>,
     examples: Vec<Example>,
-}
-
-#[derive(Serialize, Clone)]
-struct VerdictView {
-    word: String,
-    class: String,
-    detail: String,
 }
 
 #[derive(Serialize)]
@@ -174,7 +170,7 @@ fn fix(
             .filter_map(|&i| v.snippets.get(i))
             .map(|s| snippet::render(ctx, Some(s), &s.snippet.info, &s.snippet.code))
             .collect(),
-        verdict: f.verdict.as_ref().map(verdict_view),
+        verdict: runs::chip(&f.evidence, f.has_code),
         examples: f.examples.iter().map(|x| example(ctx, x)).collect(),
     }
 }
@@ -253,41 +249,57 @@ fn is_block_of(s: &Snippet, info: &str, text: &str) -> bool {
     }
 }
 
-/// A workaround's or dead end's verdict chip.
-fn verdict_view(status: &Status<'_>) -> VerdictView {
-    match status {
-        Status::Fresh(rec) => VerdictView {
-            word: format!("run: {}", rec.verdict.word()),
-            class: rec.verdict.class().into(),
-            detail: format!("{} on {}", rec.env_summary(), rec.date),
-        },
-        Status::Stale(rec) => VerdictView {
-            word: "changed since its last run".into(),
-            class: "muted".into(),
-            detail: format!("last run {}", rec.date),
-        },
-        Status::Missing => VerdictView {
-            word: "not verified yet".into(),
-            class: "muted".into(),
-            detail: String::new(),
-        },
+/// The entry's Verification line, from its records: "verified on H100 and H200, 2026-11-24:
+/// 2 of 3 workarounds work, 1 failed; 1 dead end actually works here".
+fn verification_note(v: &Verification) -> String {
+    let mut parts = Vec::new();
+    if v.workarounds > 0 {
+        let verb = if v.works == 1 { "works" } else { "work" };
+        let noun = if v.workarounds == 1 {
+            "workaround"
+        } else {
+            "workarounds"
+        };
+        let mut w = format!("{} of {} {noun} {verb}", v.works, v.workarounds);
+        if v.failed > 0 {
+            w.push_str(&format!(", {} failed", v.failed));
+        }
+        parts.push(w);
     }
-}
-
-/// The entry's Verification line: how many of its workarounds were run and confirmed.
-fn verification_note(v: &Verification<'_>) -> String {
-    match &v.last {
-        Some((date, env)) => format!(
-            "{} of {} workarounds confirmed by running their code ({}; {env})",
-            v.confirmed,
-            v.workarounds,
-            date.get(..10).unwrap_or(date)
-        ),
-        None => format!(
-            "{} of {} workarounds have runnable code, none confirmed by a run yet",
-            v.with_code, v.workarounds
-        ),
+    // Findings first: a dead end that works is what a reader most needs to know.
+    let mut dead: Vec<&(Reading, usize)> = v.dead_ends.iter().collect();
+    dead.sort_by_key(|(r, _)| r.class != "bad");
+    let said =
+        |(r, n): &&(Reading, usize)| format!("{n} {}", if *n == 1 { r.word } else { r.plural });
+    match dead.as_slice() {
+        [] => {}
+        [(r, n)] => parts.push(format!(
+            "{n} dead end{} {}",
+            if *n == 1 { "" } else { "s" },
+            if *n == 1 { r.word } else { r.plural }
+        )),
+        more => parts.push(format!(
+            "dead ends: {}",
+            more.iter().map(said).collect::<Vec<_>>().join(", ")
+        )),
     }
+    if !v.disagree.is_empty() {
+        let which: Vec<String> = v
+            .disagree
+            .iter()
+            .map(|(role, n)| match role {
+                Role::DeadEnd => format!("dead end {n}"),
+                _ => format!("workaround {n}"),
+            })
+            .collect();
+        parts.push(format!("environments disagree on {}", and_list(&which)));
+    }
+    format!(
+        "verified on {}, {}: {}",
+        and_list(&v.machines),
+        v.date,
+        parts.join("; ")
+    )
 }
 
 pub(crate) fn origin_word(l: &Link) -> String {

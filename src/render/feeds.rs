@@ -1,58 +1,177 @@
 //! sitemap.xml (every page, absolute URLs from `site.base_url`) and feed.xml (Atom, articles
 //! newest first). Hosted builds only need absolute URLs here; pages link relatively.
+//!
+//! Both are written with quick-xml's writer, which escapes text and attributes; what no escape
+//! can carry in XML 1.0 (control characters other than tab and newlines, U+FFFE, U+FFFF) is
+//! replaced first, and URLs are percent-encoded, so the files are well-formed whatever the
+//! titles, the configuration and the file names hold.
 
 use crate::core::config::Config;
+use crate::core::error::{Error, Result};
 use crate::core::model::Catalog;
-use crate::render::escape as esc;
+use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use quick_xml::events::{BytesDecl, BytesText, Event};
+use quick_xml::Writer;
+use std::borrow::Cow;
+use std::io;
+
+const SITEMAP_NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
+const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
+/// What a URL may not hold as it is: controls, space, and what RFC 3986 reserves outside paths.
+const URL_ESCAPE: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}')
+    .add(b'|')
+    .add(b'\\')
+    .add(b'^');
 
 /// `paths`: site paths of every HTML page.
-pub(crate) fn sitemap(cfg: &Config, paths: &[String]) -> String {
-    let mut s = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    for p in paths {
-        if p == "404.html" {
-            continue;
-        }
-        s.push_str(&format!(
-            "  <url><loc>{}{}</loc></url>\n",
-            esc(&cfg.site.base_url),
-            esc(p)
-        ));
-    }
-    s.push_str("</urlset>\n");
-    s
+pub(crate) fn sitemap(cfg: &Config, paths: &[String]) -> Result<String> {
+    document(|w| {
+        w.create_element("urlset")
+            .with_attribute(("xmlns", SITEMAP_NS))
+            .write_inner_content(|w| {
+                for p in paths.iter().filter(|p| *p != "404.html") {
+                    let loc = url(&cfg.site.base_url, p);
+                    w.create_element("url").write_inner_content(|w| {
+                        text_element(w, "loc", &loc)?;
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            })?;
+        Ok(())
+    })
 }
 
-pub(crate) fn atom(cfg: &Config, cat: &Catalog) -> String {
+pub(crate) fn atom(cfg: &Config, cat: &Catalog) -> Result<String> {
     let mut arts: Vec<_> = cat.articles.iter().collect();
     arts.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
-    let base = &cfg.site.base_url;
+    let base = url(&cfg.site.base_url, "");
     let updated = arts
         .first()
-        .map(|a| a.date.clone())
-        .unwrap_or_else(|| "1970-01-01".into());
-    let mut s = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>{}</title>\n  <subtitle>{}</subtitle>\n  <link href=\"{base}\"/>\n  <link rel=\"self\" href=\"{base}feed.xml\"/>\n  <id>{base}</id>\n  <updated>{updated}T00:00:00Z</updated>\n  <author><name>{}</name></author>\n",
-        esc(&cfg.site.title),
-        esc(&cfg.site.description),
-        esc(if cfg.site.author.is_empty() { &cfg.site.title } else { &cfg.site.author }),
-    );
-    for a in arts.iter().take(50) {
-        let url = format!("{base}{}", crate::core::urls::article(&a.id));
-        let summary = a
-            .body
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'))
-            .unwrap_or("");
-        s.push_str(&format!(
-            "  <entry>\n    <title>{}</title>\n    <link href=\"{url}\"/>\n    <id>{url}</id>\n    <updated>{}T00:00:00Z</updated>\n    <summary>{}</summary>\n  </entry>\n",
-            esc(&a.title),
-            esc(&a.date),
-            esc(summary)
-        ));
+        .map(|a| a.date.as_str())
+        .unwrap_or("1970-01-01");
+    let author = if cfg.site.author.is_empty() {
+        &cfg.site.title
+    } else {
+        &cfg.site.author
+    };
+    document(|w| {
+        w.create_element("feed")
+            .with_attribute(("xmlns", ATOM_NS))
+            .write_inner_content(|w| {
+                text_element(w, "title", &cfg.site.title)?;
+                text_element(w, "subtitle", &cfg.site.description)?;
+                link(w, None, &base)?;
+                link(w, Some("self"), &format!("{base}feed.xml"))?;
+                text_element(w, "id", &base)?;
+                text_element(w, "updated", &format!("{updated}T00:00:00Z"))?;
+                w.create_element("author")
+                    .write_inner_content(|w| text_element(w, "name", author))?;
+                for a in arts.iter().take(50) {
+                    let href = url(&cfg.site.base_url, &crate::core::urls::article(&a.id));
+                    let summary = a
+                        .body
+                        .lines()
+                        .map(str::trim)
+                        .find(|l| !l.is_empty() && !l.starts_with('#'))
+                        .unwrap_or("");
+                    w.create_element("entry").write_inner_content(|w| {
+                        text_element(w, "title", &a.title)?;
+                        link(w, None, &href)?;
+                        text_element(w, "id", &href)?;
+                        text_element(w, "updated", &format!("{}T00:00:00Z", a.date))?;
+                        text_element(w, "summary", summary)
+                    })?;
+                }
+                Ok(())
+            })?;
+        Ok(())
+    })
+}
+
+/// An XML document: the declaration, then what `body` writes.
+fn document(body: impl FnOnce(&mut Writer<Vec<u8>>) -> io::Result<()>) -> Result<String> {
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let write = |w: &mut Writer<Vec<u8>>| -> io::Result<()> {
+        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+        body(w)
+    };
+    write(&mut w).map_err(|e| Error::Other(format!("XML: {e}")))?;
+    let mut bytes = w.into_inner();
+    bytes.push(b'\n');
+    String::from_utf8(bytes).map_err(|e| Error::Other(format!("XML: {e}")))
+}
+
+fn text_element(w: &mut Writer<Vec<u8>>, name: &str, text: &str) -> io::Result<()> {
+    w.create_element(name)
+        .write_text_content(BytesText::new(&xml_chars(text)))?;
+    Ok(())
+}
+
+/// An Atom `<link href="..."/>`, with its `rel` if any.
+fn link(w: &mut Writer<Vec<u8>>, rel: Option<&str>, href: &str) -> io::Result<()> {
+    let mut el = w.create_element("link");
+    if let Some(r) = rel {
+        el = el.with_attribute(("rel", r));
     }
-    s.push_str("</feed>\n");
-    s
+    el.with_attribute(("href", xml_chars(href).as_ref()))
+        .write_empty()?;
+    Ok(())
+}
+
+/// `base` joined with the site path `path`, both percent-encoded where a URL needs it.
+fn url(base: &str, path: &str) -> String {
+    format!(
+        "{}{}",
+        utf8_percent_encode(base, URL_ESCAPE),
+        utf8_percent_encode(path, URL_ESCAPE)
+    )
+}
+
+/// `s` with the characters XML 1.0 cannot hold, even escaped, replaced by U+FFFD.
+fn xml_chars(s: &str) -> Cow<'_, str> {
+    let allowed = |c: char| {
+        matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}')
+    };
+    if s.chars().all(allowed) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| if allowed(c) { c } else { '\u{FFFD}' })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_xml_cannot_hold_is_replaced_or_escaped() {
+        assert_eq!(xml_chars("a\u{1}b\u{FFFF}\tc"), "a\u{FFFD}b\u{FFFD}\tc");
+        assert_eq!(
+            url("http://x.org/a b/", "errors/é/"),
+            "http://x.org/a%20b/errors/%C3%A9/"
+        );
+        let mut cfg = Config::default();
+        cfg.site.title = "A & B <c> \u{7}\"'".into();
+        cfg.site.base_url = "http://x.org/?a=1&b=\"2\"/".into();
+        let xml = atom(&cfg, &Catalog::default()).unwrap();
+        assert!(
+            xml.contains("<title>A &amp; B &lt;c&gt; \u{FFFD}&quot;&apos;</title>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("href=\"http://x.org/?a=1&amp;b=%222%22/\""),
+            "{xml}"
+        );
+    }
 }

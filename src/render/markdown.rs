@@ -1,11 +1,19 @@
 //! Markdown to HTML with pulldown-cmark: heading anchors and a table of contents, content links
 //! (`@/errors/...md`) rewritten to relative page links, and each code block handed to a callback
 //! (the page renders it with its claim, verdict and links).
+//!
+//! Content is untrusted: the HTML made from it goes through `super::sanitize` before it is
+//! returned. Code blocks are rendered by the page (escaped, trusted) and put back in after the
+//! cleaning, at placeholders content cannot forge (a random nonce per call). Ids are the
+//! writer's alone: generated from heading text or an explicit `{#id}` reduced to a safe anchor,
+//! never one the theme uses (`RESERVED`), and the only ids the sanitiser lets through.
 
+use super::ids::Ids;
 use crate::core::model::Catalog;
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    Alignment, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd,
+};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// One heading of the table of contents.
 #[derive(Debug, Clone, Serialize)]
@@ -40,11 +48,13 @@ pub(crate) fn render(
         code,
         events: Vec::new(),
         toc: Vec::new(),
-        used_ids: HashMap::new(),
+        ids: Ids::default(),
         block: None,
-        blocks: 0,
+        blocks: Vec::new(),
+        nonce: format!("{:016x}", fastrand::u64(..)),
         heading: None,
         para: None,
+        table: None,
     };
     for ev in Parser::new_ext(md, crate::parse::snippet::markdown_options()) {
         w.event(ev);
@@ -72,14 +82,26 @@ struct Writer<'a, 'p, F> {
     /// The events for pulldown-cmark's HTML writer; code blocks and headings are HTML already.
     events: Vec<Event<'a>>,
     toc: Vec<TocItem>,
-    used_ids: HashMap<String, usize>,
+    ids: Ids,
     /// The code block being read: (info string, text).
     block: Option<(String, String)>,
-    /// Code blocks handed to `code` so far.
-    blocks: usize,
+    /// The HTML of each code block handed to `code` so far, put back in after cleaning.
+    blocks: Vec<String>,
+    /// Marks the code blocks' placeholders for this call alone (content cannot guess it).
+    nonce: String,
     heading: Option<Heading<'a>>,
     /// The paragraph being read, held back until its end shows whether it is a bold label.
     para: Option<Vec<Event<'a>>>,
+    /// The table being read: its columns' alignments, whether in its head, the cell's column.
+    table: Option<Table>,
+}
+
+/// A table whose columns are aligned: its cells are written with a class (`align-center`), not
+/// the `style` attribute pulldown-cmark writes, which the page's CSP would refuse.
+struct Table {
+    align: Vec<Alignment>,
+    head: bool,
+    col: usize,
 }
 
 impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
@@ -108,8 +130,72 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
                     id,
                 }));
             }
+            Event::Start(Tag::Table(align)) => self.start_table(align),
+            Event::End(TagEnd::Table) => {
+                self.table = None;
+                self.content(Event::End(TagEnd::Table));
+            }
+            Event::Start(Tag::TableHead) | Event::End(TagEnd::TableHead) => {
+                if let Some(t) = self.table.as_mut() {
+                    t.head = matches!(ev, Event::Start(_));
+                }
+                self.content(ev);
+            }
+            Event::Start(Tag::TableRow) => {
+                if let Some(t) = self.table.as_mut() {
+                    t.col = 0;
+                }
+                self.content(ev);
+            }
+            Event::Start(Tag::TableCell) | Event::End(TagEnd::TableCell) => self.table_cell(ev),
+            Event::FootnoteReference(name) => {
+                let id = self.ids.footnote(&name);
+                self.content(Event::FootnoteReference(id.into()));
+            }
+            Event::Start(Tag::FootnoteDefinition(name)) => {
+                let id = self.ids.footnote(&name);
+                self.content(Event::Start(Tag::FootnoteDefinition(id.into())));
+            }
             other => self.content(other),
         }
+    }
+
+    /// An aligned table is written without pulldown-cmark's alignment (`style` attributes);
+    /// its cells carry classes instead.
+    fn start_table(&mut self, align: Vec<Alignment>) {
+        if align.iter().all(|a| *a == Alignment::None) {
+            self.table = None;
+            self.content(Event::Start(Tag::Table(align)));
+            return;
+        }
+        let plain = vec![Alignment::None; align.len()];
+        self.table = Some(Table {
+            align,
+            head: false,
+            col: 0,
+        });
+        self.content(Event::Start(Tag::Table(plain)));
+    }
+
+    fn table_cell(&mut self, ev: Event<'a>) {
+        let Some(t) = self.table.as_mut() else {
+            self.content(ev);
+            return;
+        };
+        let tag = if t.head { "th" } else { "td" };
+        let html = if matches!(ev, Event::Start(_)) {
+            let class = match t.align.get(t.col) {
+                Some(Alignment::Left) => " class=\"align-left\"",
+                Some(Alignment::Center) => " class=\"align-center\"",
+                Some(Alignment::Right) => " class=\"align-right\"",
+                _ => "",
+            };
+            format!("<{tag}{class}>")
+        } else {
+            t.col += 1;
+            format!("</{tag}>")
+        };
+        self.content(Event::Html(html.into()));
     }
 
     fn start_code_block(&mut self, kind: CodeBlockKind<'a>) {
@@ -130,9 +216,10 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
             }
             Event::End(TagEnd::CodeBlock) => {
                 let (info, text) = self.block.take().unwrap_or_default();
-                let html = (self.code)(self.blocks, &info, &text);
-                self.events.push(Event::Html(CowStr::from(html)));
-                self.blocks += 1;
+                let k = self.blocks.len();
+                self.blocks.push((self.code)(k, &info, &text));
+                let mark = format!("\n{}\n", placeholder(&self.nonce, k));
+                self.events.push(Event::Html(CowStr::from(mark)));
             }
             _ => {}
         }
@@ -152,7 +239,7 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
         let Some(h) = self.heading.take() else {
             return;
         };
-        let id = unique(&mut self.used_ids, h.id.unwrap_or_else(|| anchor(&h.text)));
+        let id = self.ids.heading(h.id.as_deref(), &h.text);
         let lvl = h.level as u8;
         if (2..=3).contains(&lvl) {
             self.toc.push(TocItem {
@@ -193,7 +280,7 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
         let inner = self.para.take().unwrap_or_default();
         match bold_label(&inner) {
             Some(label) => {
-                let id = unique(&mut self.used_ids, anchor(&label));
+                let id = self.ids.claim(anchor(&label), true);
                 let numbered = label.chars().next().is_some_and(|c| c.is_ascii_digit());
                 self.toc.push(TocItem {
                     level: if numbered { 2 } else { 3 },
@@ -210,26 +297,56 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
         self.events.push(Event::End(TagEnd::Paragraph));
     }
 
-    /// The HTML (`capacity`: a guess of its length) and the table of contents.
+    /// The HTML, cleaned, with the code blocks put back (`capacity`: a guess of its length),
+    /// and the table of contents.
     fn finish(mut self, capacity: usize) -> Rendered {
         if let Some(inner) = self.para.take() {
             self.events.extend(inner);
         }
         let mut html = String::with_capacity(capacity);
         pulldown_cmark::html::push_html(&mut html, self.events.into_iter());
+        let clean = super::sanitize::clean(&html, &self.ids.used);
         Rendered {
-            html,
+            html: put_back(&clean, &self.nonce, &self.blocks),
             toc: self.toc,
         }
     }
 }
 
-/// `base`, or `base-1`, `base-2`... when the page already has it.
-fn unique(used: &mut HashMap<String, usize>, base: String) -> String {
-    let n = used.entry(base.clone()).or_insert(0);
-    let id = if *n == 0 { base } else { format!("{base}-{n}") };
-    *n += 1;
-    id
+/// Where code block `k` goes, as text the sanitiser keeps (private-use characters around it).
+fn placeholder(nonce: &str, k: usize) -> String {
+    format!("\u{E000}{nonce}:{k}\u{E001}")
+}
+
+/// `html` with each placeholder replaced by its code block's HTML (in one pass).
+fn put_back(html: &str, nonce: &str, blocks: &[String]) -> String {
+    if blocks.is_empty() {
+        return html.to_string();
+    }
+    let open = format!("\u{E000}{nonce}:");
+    let mut out = String::with_capacity(html.len() + blocks.iter().map(String::len).sum::<usize>());
+    let mut rest = html;
+    while let Some(i) = rest.find(&open) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + open.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let block = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|k| blocks.get(k));
+        match (block, after[digits..].strip_prefix('\u{E001}')) {
+            (Some(b), Some(tail)) => {
+                out.push_str(b);
+                rest = tail;
+            }
+            _ => {
+                out.push_str(&open);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The text of a paragraph made only of bold text, if it is one.
@@ -346,6 +463,70 @@ mod tests {
         assert!(r.html.contains("<CODE 0 python run x = 1>"), "{}", r.html);
         assert_eq!(r.toc.len(), 2);
         assert_eq!(r.toc[0].title, "Why this");
+    }
+
+    fn html_of(md: &str) -> String {
+        let cat = Catalog::default();
+        let place = Place {
+            catalog: &cat,
+            page: "articles/a/",
+            offline: false,
+        };
+        render(md, &place, |k, _, _| {
+            format!("<figure id=\"code-{k}\">code</figure>")
+        })
+        .html
+    }
+
+    #[test]
+    fn a_written_heading_id_cannot_leave_its_attribute() {
+        let html = html_of("## A {#x\" onmouseover=\"alert(1)}\n\n## B {#ok-id_2}\n");
+        assert!(!html.contains("onmouseover="), "{html}");
+        assert!(html.contains("<h2 id=\"x\">"), "{html}");
+        assert!(html.contains("<h2 id=\"ok-id_2\">"), "{html}");
+    }
+
+    #[test]
+    fn content_never_takes_an_id_the_theme_uses() {
+        let html = html_of("## Search input {#search-input}\n\n## Workaround 1\n\n## Main\n");
+        for id in ["search-input-1", "workaround-1-1", "main-1"] {
+            assert!(html.contains(&format!("id=\"{id}\"")), "{id}: {html}");
+        }
+        assert!(!html.contains("id=\"search-input\""), "{html}");
+    }
+
+    #[test]
+    fn raw_html_and_script_urls_are_cleaned_and_code_blocks_kept() {
+        let html = html_of(
+            "<img src=x onerror=alert(1)> [a](javascript:alert(1)) <b id=main>b</b>\n\n```python\nx\n```\n",
+        );
+        assert!(
+            !html.contains("onerror") && !html.contains("javascript"),
+            "{html}"
+        );
+        assert!(html.contains("<b>b</b>"), "{html}");
+        assert!(
+            html.contains("<figure id=\"code-0\">code</figure>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_forged_placeholder_stays_text() {
+        let html = html_of("\u{E000}0000000000000000:0\u{E001} and more\n\n```\nx\n```\n");
+        assert_eq!(html.matches("<figure").count(), 1, "{html}");
+    }
+
+    #[test]
+    fn aligned_tables_use_classes_and_footnotes_get_their_own_ids() {
+        let html = html_of("| a | b |\n|:-:|--:|\n| 1 | 2 |\n\nSee[^n].\n\n[^n]: note\n");
+        assert!(html.contains("<th class=\"align-center\">a</th>"), "{html}");
+        assert!(html.contains("<td class=\"align-right\">2</td>"), "{html}");
+        assert!(!html.contains("style="), "{html}");
+        assert!(
+            html.contains("href=\"#fn-n\"") && html.contains("id=\"fn-n\""),
+            "{html}"
+        );
     }
 
     #[test]

@@ -11,9 +11,13 @@ pub(crate) mod article;
 pub(crate) mod entry;
 pub(crate) mod feeds;
 pub(crate) mod highlight;
+pub(crate) mod ids;
 pub(crate) mod lists;
 pub(crate) mod markdown;
+pub(crate) mod runs;
+pub(crate) mod sanitize;
 pub(crate) mod snippet;
+pub(crate) mod theme;
 
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
@@ -29,6 +33,8 @@ pub(crate) struct Renderer<'a> {
     pub catalog: &'a Catalog,
     pub offline: bool,
     pub tera: tera::Tera,
+    /// The theme's static files (embedded default, overridden by the site's), for `theme/`.
+    pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
     pub lists: lists::Lists<'a>,
     /// Highlighted code blocks that repeat across pages (empty: highlight every block).
     pub highlights: highlight::Memo,
@@ -48,6 +54,15 @@ impl PageCtx<'_> {
     }
 }
 
+/// The Content-Security-Policy of every page: scripts, styles and fonts only from the site's own
+/// files (no inline script, handler, `javascript:` URL or `style` attribute), images also from
+/// `data:` and HTTPS, nothing framed, no plugins, no `<base>`. Pages carry it as a
+/// `<meta http-equiv>` (a static host sends no headers); `serve` also sends it as a header.
+/// From `file://`, Chromium and Firefox count the bundle's own files as `'self'`.
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+img-src 'self' data: https:; font-src 'self'; connect-src 'self'; form-action 'self'; \
+base-uri 'none'; object-src 'none'";
+
 /// What every template gets (`base.html` uses it).
 #[derive(Serialize)]
 struct Base<'a> {
@@ -65,6 +80,8 @@ struct Base<'a> {
     search: String,
     edit_url: Option<String>,
     canonical: Option<String>,
+    /// The page's Content-Security-Policy (`CSP`).
+    csp: &'static str,
 }
 
 /// One output page: a site path and its template context.
@@ -84,15 +101,8 @@ impl<'a> Renderer<'a> {
         catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
-        let dir = cfg.theme_dir(root).join("templates");
-        if !dir.is_dir() {
-            return Err(Error::Template(format!(
-                "the theme has no templates folder: {}",
-                dir.display()
-            )));
-        }
-        let glob = format!("{}/**/*.html", dir.display());
-        let mut tera = tera::Tera::new(&glob).map_err(|e| Error::Template(tera_chain(&e)))?;
+        let theme = theme::Theme::load(root, cfg)?;
+        let mut tera = theme.tera()?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape);
         Ok(Renderer {
@@ -100,6 +110,7 @@ impl<'a> Renderer<'a> {
             catalog,
             offline,
             tera,
+            theme_files: theme.statics,
             lists: lists::Lists::new(catalog),
             highlights: highlight::Memo::default(),
         })
@@ -144,6 +155,7 @@ impl<'a> Renderer<'a> {
             },
             canonical: (!self.offline && page.path != "404.html")
                 .then(|| format!("{}{}", self.cfg.site.base_url, page.path)),
+            csp: CSP,
         };
         let mut ctx = page.ctx.clone();
         ctx.insert("base", &base);

@@ -1,8 +1,11 @@
 //! A code block as readers see it: highlighted code with a copy button, what the text claims
-//! about it, what the last verification run found, and the links the graph draws from it
-//! (the workaround it applies, the dead end it falls into).
+//! about it, what its verification runs found (`runs`: the chip, the "Verified on" table, each
+//! run's facts), and the links the graph draws from it (the workaround it applies, the dead end
+//! it falls into), marked with what that part's own runs found.
 
 use super::escape as esc;
+use super::runs;
+pub(crate) use super::runs::truncate;
 use super::PageCtx;
 use crate::core::urls;
 use crate::records::{Record, Status};
@@ -45,7 +48,8 @@ pub(crate) fn render(
     out
 }
 
-/// Dead-end warnings and "applies workaround" notes from the link graph.
+/// Dead-end warnings and "applies workaround" notes from the link graph, each marked with
+/// what that part's own runs say (an applied workaround that failed when run is no check mark).
 fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
     for f in &v.flags {
         let (e, number) = (f.entry, f.number);
@@ -61,13 +65,30 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
                 )
             })
             .unwrap_or_default();
+        let chip = runs::chip(&f.evidence, true);
+        let ran = chip
+            .as_ref()
+            .filter(|c| c.class != "muted")
+            .map(|c| {
+                format!(
+                    " <span class=\"verdict verdict-{}\" title=\"{}\">{} {}</span>",
+                    c.class,
+                    esc(&c.title),
+                    esc(&c.word),
+                    esc(&c.on)
+                )
+            })
+            .unwrap_or_default();
+        let class = chip.as_ref().map_or("muted", |c| c.class.as_str());
         match f.part {
             Part::DeadEnd(d) => {
                 let (summary, rate) = d
                     .map(|d| (d.summary.as_str(), d.fail_rate))
                     .unwrap_or(("", 0));
+                // A dead end that actually works where it ran is no warning sign.
+                let mark = if class == "bad" { "&#8226;" } else { "&#9888;" };
                 out.push_str(&format!(
-                    "<p class=\"flag flag-dead-end\" role=\"note\">&#9888; Known dead end of <a href=\"{href}#{}\">{}</a>: {} ({rate}% fail){why}</p>",
+                    "<p class=\"flag flag-dead-end flag-{class}\" role=\"note\">{mark} Known dead end of <a href=\"{href}#{}\">{}</a>: {} ({rate}% fail){ran}{why}</p>",
                     urls::dead_end_anchor(number), esc(&e.message), esc(summary)
                 ));
             }
@@ -75,8 +96,13 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
                 let (summary, rate) = w
                     .map(|w| (w.summary.as_str(), w.success_rate))
                     .unwrap_or(("", 0));
+                let mark = match class {
+                    "ok" => "&#10003;",
+                    "bad" => "&#10007;",
+                    _ => "&#8226;",
+                };
                 out.push_str(&format!(
-                    "<p class=\"flag flag-applies\" role=\"note\">&#10003; Applies workaround {number} of <a href=\"{href}#{}\">{}</a>: {} ({rate}% success){why}</p>",
+                    "<p class=\"flag flag-applies flag-{class}\" role=\"note\">{mark} Applies workaround {number} of <a href=\"{href}#{}\">{}</a>: {} ({rate}% success){ran}{why}</p>",
                     urls::workaround_anchor(number), esc(&e.message), esc(&truncate(summary, 140))
                 ));
             }
@@ -84,11 +110,58 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
     }
 }
 
-/// The claim and what the run found.
+/// The claim, what the runs found together, the "Verified on" table and each run's facts.
 fn run_box(v: &SnippetView<'_>) -> String {
     let Some(run) = &v.snippet.run else {
         return String::new();
     };
+    let claim = format!(
+        "<span class=\"claim\">The text claims: <strong>{}</strong></span>{}",
+        esc(&run.claim.describe()),
+        needs(run)
+    );
+    let ev = &v.evidence;
+    let Some(chip) = runs::chip(ev, true) else {
+        return String::new();
+    };
+    let badge = format!(
+        "<span class=\"verdict verdict-{}\" title=\"{}\">{}</span>{}",
+        chip.class,
+        esc(&chip.title),
+        esc(&chip.word),
+        if chip.on.is_empty() {
+            String::new()
+        } else {
+            format!(" <span class=\"verdict-on\">{}</span>", esc(&chip.on))
+        }
+    );
+    let shown: Vec<&Record> = match &v.status {
+        Status::Fresh(all) => all.clone(),
+        Status::Stale(r) => vec![*r],
+        Status::Missing => Vec::new(),
+    };
+    if shown.is_empty() {
+        return format!("<div class=\"run run-missing\">{claim} {badge}</div>");
+    }
+    // A finding is shown open: readers must not miss it.
+    let finding = ev.machines.iter().any(|m| runs::opens(m.run.verdict));
+    let class = if matches!(v.status, Status::Stale(_)) {
+        "stale"
+    } else {
+        chip.class.as_str()
+    };
+    let mut body = runs::table(ev, &shown);
+    for r in &shown {
+        body.push_str(&runs::run_details(ev, r, runs::opens(r.verdict)));
+    }
+    format!(
+        "<details class=\"run run-{class}\"{}><summary>{claim} {badge}</summary>{body}</details>",
+        if finding { " open" } else { "" }
+    )
+}
+
+/// What a run needs, in parentheses after the claim: GPUs, packages, the block it continues.
+fn needs(run: &crate::core::model::RunSpec) -> String {
     let mut needs = Vec::new();
     if run.gpus > 0 {
         needs.push(format!(
@@ -97,107 +170,16 @@ fn run_box(v: &SnippetView<'_>) -> String {
             if run.gpus > 1 { "s" } else { "" }
         ));
     }
+    if !run.needs.is_empty() {
+        needs.push(format!("needs {}", esc(&run.needs.join(", "))));
+    }
     if let Some(a) = &run.after {
         let anchor = esc(&urls::code_anchor(a));
         needs.push(format!("continues <a href=\"#{anchor}\">{}</a>", esc(a)));
     }
-    let needs = if needs.is_empty() {
+    if needs.is_empty() {
         String::new()
     } else {
         format!(" <span class=\"needs\">({})</span>", needs.join(", "))
-    };
-    let claim = format!(
-        "<span class=\"claim\">The text claims: <strong>{}</strong></span>{needs}",
-        esc(&run.claim.describe())
-    );
-    match &v.status {
-        Status::Fresh(rec) => {
-            let (word, class) = (rec.verdict.word(), rec.verdict.class());
-            // A run that contradicts the text is shown open: readers must not miss it.
-            let open = if class == "bad" { " open" } else { "" };
-            format!(
-                "<details class=\"run run-{class}\"{open}><summary>{claim} <span class=\"verdict verdict-{class}\">Run: {word}</span></summary>{}</details>",
-                record_details(rec)
-            )
-        }
-        Status::Stale(rec) => {
-            let word = rec.verdict.word();
-            format!(
-                "<details class=\"run run-stale\"><summary>{claim} <span class=\"verdict verdict-muted\">Changed since its last run ({word} on {})</span></summary>{}</details>",
-                esc(&rec.date),
-                record_details(rec)
-            )
-        }
-        Status::Missing => format!(
-            "<div class=\"run run-missing\">{claim} <span class=\"verdict verdict-muted\">Not verified yet</span></div>"
-        ),
     }
-}
-
-/// What the run found, the error it raised (the innermost cause, and crashed children),
-/// duration, environment, date and the log of one record.
-pub(crate) fn record_details(rec: &Record) -> String {
-    let mut out = String::new();
-    if !rec.finding.is_empty() {
-        out.push_str(&format!("<p class=\"finding\">{}</p>", esc(&rec.finding)));
-    }
-    out.push_str("<dl class=\"run-facts\">");
-    if let Some(reason) = &rec.skip_reason {
-        out.push_str(&format!("<dt>Skipped</dt><dd>{}</dd>", esc(reason)));
-    }
-    if let Some((exc, msg)) = rec.cause() {
-        let line = if msg.is_empty() {
-            exc
-        } else {
-            format!("{exc}: {msg}")
-        };
-        out.push_str(&format!(
-            "<dt>Raised</dt><dd><code>{}</code></dd>",
-            esc(&truncate(&line, 400))
-        ));
-    }
-    if !rec.children.is_empty() {
-        let n = rec.children.len();
-        out.push_str(&format!(
-            "<dt>Crashed child process{}</dt><dd>",
-            if n == 1 { "" } else { "es" }
-        ));
-        for c in rec.children.iter().take(4) {
-            out.push_str(&format!(
-                "<code>{}: {}</code><br>",
-                esc(&c.exception),
-                esc(&truncate(&c.message, 200))
-            ));
-        }
-        if n > 4 {
-            out.push_str(&format!("and {} more", n - 4));
-        }
-        out.push_str("</dd>");
-    }
-    if let Some(code) = rec.exit_status {
-        out.push_str(&format!("<dt>Exit status</dt><dd>{code}</dd>"));
-    }
-    out.push_str(&format!(
-        "<dt>Duration</dt><dd>{:.1} s</dd><dt>Environment</dt><dd>{}</dd><dt>Date</dt><dd>{}</dd>",
-        rec.duration_s,
-        esc(&rec.env_summary()),
-        esc(rec.date.get(..10).unwrap_or(&rec.date))
-    ));
-    out.push_str("</dl>");
-    if !rec.log.is_empty() {
-        out.push_str(&format!(
-            "<details class=\"log\"><summary>Log</summary><pre>{}</pre></details>",
-            esc(&rec.log)
-        ));
-    }
-    out
-}
-
-pub(crate) fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max).collect();
-    t.push('\u{2026}');
-    t
 }

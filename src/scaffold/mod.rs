@@ -1,5 +1,9 @@
-//! Scaffolding: new content files from templates (`errbook new`), that `check` accepts as they
-//! are, ready to edit. Never overwrites a file.
+//! Scaffolding: a new catalog (`errbook init`, in `init`) and new content files from templates
+//! (`errbook new`), that `check` accepts as they are, ready to edit. Never overwrites a file.
+
+mod init;
+
+pub use init::{init, Init};
 
 use crate::core::error::{IoContext, Result};
 use crate::core::ids::{self, BadId};
@@ -83,6 +87,7 @@ mod tests {
     use crate::load::SourceFile;
     use std::sync::Arc;
 
+    /// The template parses without errors; its only warnings are its placeholders.
     fn parses_clean(kind: PageKind, rel: PathBuf, text: String) {
         let f = SourceFile {
             kind,
@@ -93,9 +98,29 @@ mod tests {
         let mut d = Diagnostics::default();
         let (p, diags) = crate::parse::parse_file(&f, 300);
         d.extend(diags.items);
+        d.items
+            .retain(|x| x.code != crate::core::diag::Code::Placeholder);
         let rendered: Vec<String> = d.items.iter().map(|x| x.render(false)).collect();
         assert!(d.items.is_empty(), "{}", rendered.join("\n"));
         assert!(!matches!(p, crate::parse::Parsed::Failed));
+    }
+
+    #[test]
+    fn every_placeholder_phrase_is_a_templates_and_warned_about() {
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 2).unwrap();
+        let texts = [
+            template(PageKind::Entry, "a/b", day),
+            template(PageKind::Article, "c", day),
+        ];
+        for p in crate::parse::placeholders::PHRASES {
+            assert!(
+                texts.iter().any(|t| t.contains(p)),
+                "no template holds {p:?}"
+            );
+        }
+        let src: Arc<str> = Arc::from(texts[0].as_str());
+        let found = crate::parse::placeholders::find(std::path::Path::new("x.md"), &src);
+        assert!(found.len() >= 4, "{found:?}");
     }
 
     #[test]

@@ -1,54 +1,43 @@
 //! The HTTP side of `serve`: files of the output folder (folders answer with their index.html,
-//! unknown paths with 404.html), a live-reload script injected into every HTML page, and the
-//! long-poll endpoint it calls.
+//! unknown paths with 404.html), the live-reload script added to every HTML page, and the
+//! long-poll endpoint it calls. Connections, their limits and timeouts are `conn`'s.
+//!
+//! What a hostile client or a hostile file in the output cannot do here: read outside the output
+//! (`..`, encoded or not, and symbolic links that lead out are refused after resolving them),
+//! redirect to another host (a folder's redirect is relative, `./name/`), run a script on a page
+//! (every answer carries the site's Content-Security-Policy as a header), or hold the server with
+//! long polls (at most `MAX_POLLS` wait at once; the rest are told to come back, and close).
 
+use super::conn::{self, Handler};
 use super::reload::Reload;
-use axum::http::{header, HeaderValue, StatusCode, Uri};
-use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 pub(super) const RELOAD_PATH: &str = "/__errbook/reload";
 const SCRIPT_PATH: &str = "/__errbook/livereload.js";
-
 /// Long-polls the server; reloads the page after a good rebuild, shows the errors of a bad one.
-const LIVERELOAD_JS: &str = r#"(function () {
-  var gen = null;
-  function overlay(text) {
-    var el = document.getElementById("errbook-errors");
-    if (!text) { if (el) el.remove(); return; }
-    if (!el) {
-      el = document.createElement("pre");
-      el.id = "errbook-errors";
-      el.style.cssText = "position:fixed;inset:auto 0 0 0;max-height:60vh;overflow:auto;margin:0;padding:1rem;background:#2b0d0d;color:#ffd7d4;font:13px/1.4 monospace;z-index:9999;border-top:3px solid #e5484d;white-space:pre-wrap";
-      document.body.appendChild(el);
-    }
-    el.textContent = "errbook: the last rebuild failed; this page is the previous build.\n\n" + text;
-  }
-  function poll() {
-    var x = new XMLHttpRequest();
-    x.open("GET", "/__errbook/reload?since=" + (gen === null ? "" : gen));
-    x.timeout = 40000;
-    x.onload = function () {
-      try {
-        var s = JSON.parse(x.responseText);
-        if (gen !== null && s.generation !== gen && !s.errors) { location.reload(); return; }
-        gen = s.generation;
-        overlay(s.errors);
-      } catch (e) { /* keep polling */ }
-      setTimeout(poll, 50);
-    };
-    x.onerror = x.ontimeout = function () { setTimeout(poll, 1000); };
-    x.send();
-  }
-  poll();
-})();
-"#;
+const LIVERELOAD_JS: &str = include_str!("livereload.js");
+/// Pages waiting for a rebuild at once; more are told to come back later.
+const MAX_POLLS: usize = 64;
+/// How long a long poll waits for a rebuild before it answers "nothing new".
+const POLL_WAIT: Duration = Duration::from_secs(25);
 
-/// Serve `root` on `listener` from a background thread: every connection is handled
-/// concurrently (a page opens several at once, and long polls wait for minutes), so no request
-/// waits behind another. Returns once the server runs.
+pub(super) type Reply = Response<Full<Bytes>>;
+
+/// What every request needs: the output folder, the rebuild state, the long polls' permits.
+struct Site {
+    root: PathBuf,
+    reload: Arc<Reload>,
+    polls: Arc<Semaphore>,
+}
+
+/// Serve `root` on `listener` from a background thread. Returns once the server runs.
 pub(super) fn spawn(
     listener: std::net::TcpListener,
     root: PathBuf,
@@ -69,78 +58,93 @@ pub(super) fn spawn(
         tokio::net::TcpListener::from_std(listener)
             .map_err(|e| Error::Other(format!("cannot serve: {e}")))?
     };
-    let app = axum::Router::new().fallback(move |uri: Uri| {
-        let (root, reload) = (root.clone(), reload.clone());
-        async move { handle(uri, root, reload).await }
+    let site = Arc::new(Site {
+        root,
+        reload,
+        polls: Arc::new(Semaphore::new(MAX_POLLS)),
+    });
+    let handler: Handler = Arc::new(move |req| {
+        let site = site.clone();
+        Box::pin(async move { answer(&site, &req).await })
     });
     std::thread::spawn(move || {
-        rt.block_on(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                sink(super::event::Event::HttpStopped(e.to_string()));
-            }
-        })
+        rt.block_on(conn::accept_loop(listener, handler));
+        sink(super::event::Event::HttpStopped(
+            "the accept loop ended".into(),
+        ));
     });
     Ok(())
 }
 
-/// Answer one request from the files under `root`.
-async fn handle(uri: Uri, root: PathBuf, reload: Arc<Reload>) -> Response {
+/// Answer one request.
+async fn answer<B>(site: &Site, req: &Request<B>) -> Reply {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        let mut r = bytes(
+            405,
+            "text/plain; charset=utf-8",
+            b"only GET and HEAD".to_vec(),
+        );
+        r.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return r;
+    }
+    let uri = req.uri();
     let path = uri.path();
-    let query = uri.query().unwrap_or("");
     if path == RELOAD_PATH {
-        let since = query
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("since="))
-            .and_then(|v| v.parse::<u64>().ok());
-        let state = match since {
-            // The wait blocks on a condition variable: on the blocking pool, not a worker.
-            Some(seen) => tokio::task::spawn_blocking(move || {
-                reload.wait_change(seen, Duration::from_secs(25))
-            })
-            .await
-            .unwrap_or_default(),
-            None => reload.current(),
-        };
-        let body = serde_json::json!({"generation": state.generation, "errors": state.errors});
-        return bytes(200, "application/json", body.to_string().into_bytes());
+        return long_poll(site, uri.query().unwrap_or("")).await;
     }
     if path == SCRIPT_PATH {
-        return bytes(
-            200,
-            "text/javascript; charset=utf-8",
-            LIVERELOAD_JS.as_bytes().to_vec(),
-        );
+        let js = LIVERELOAD_JS.as_bytes().to_vec();
+        return bytes(200, "text/javascript; charset=utf-8", js);
     }
-    let path = path.to_string();
+    let (root, path, query) = (
+        site.root.clone(),
+        path.to_string(),
+        uri.query().map(str::to_string),
+    );
     tokio::task::spawn_blocking(move || match resolve(&root, &path) {
         Resolved::File(f) => file(200, &f),
-        Resolved::Redirect(to) => {
-            let mut r = bytes(301, "text/plain", Vec::new());
-            if let Ok(v) = HeaderValue::from_str(&to) {
-                r.headers_mut().insert(header::LOCATION, v);
-            }
-            r
-        }
-        Resolved::NotFound => {
-            let nf = root.join("404.html");
-            if nf.is_file() {
-                file(404, &nf)
-            } else {
-                bytes(404, "text/plain", b"not found".to_vec())
-            }
-        }
+        Resolved::Redirect(to) => redirect(&to, query.as_deref()),
+        Resolved::NotFound => not_found(&root),
     })
     .await
     .unwrap_or_else(|_| bytes(500, "text/plain", b"internal error".to_vec()))
 }
 
+/// `?since=N`: wait for a generation other than N; no `since`: the state now.
+async fn long_poll(site: &Site, query: &str) -> Reply {
+    let since = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("since="))
+        .and_then(|v| v.parse::<u64>().ok());
+    let state = match since {
+        Some(seen) => {
+            let Ok(_permit) = site.polls.clone().try_acquire_owned() else {
+                // Too many waiting: come back later, on a new connection.
+                let mut r = bytes(503, "application/json", b"{\"retry\":true}".to_vec());
+                let h = r.headers_mut();
+                h.insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+                h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return r;
+            };
+            site.reload.wait_change(seen, POLL_WAIT).await
+        }
+        None => site.reload.current(),
+    };
+    let body = serde_json::json!({"generation": state.generation, "errors": state.errors});
+    bytes(200, "application/json", body.to_string().into_bytes())
+}
+
+#[derive(Debug)]
 enum Resolved {
     File(PathBuf),
+    /// A folder asked without its `/`: where to send the browser (relative).
     Redirect(String),
     NotFound,
 }
 
-/// Map a URL path to a file under `root`, refusing anything that would leave it.
+/// Map a URL path to a file under `root`, refusing anything that would leave it: `..` and
+/// absolute parts, and symbolic links whose target lies outside.
 fn resolve(root: &Path, url_path: &str) -> Resolved {
     let decoded = percent_decode(url_path);
     let mut rel = PathBuf::new();
@@ -151,22 +155,61 @@ fn resolve(root: &Path, url_path: &str) -> Resolved {
             _ => return Resolved::NotFound,
         }
     }
-    let full = root.join(&rel);
+    let Some(full) = inside(root, &root.join(&rel)) else {
+        return Resolved::NotFound;
+    };
     if full.is_dir() {
         if !url_path.ends_with('/') {
-            return Resolved::Redirect(format!("{url_path}/"));
+            return Resolved::Redirect(folder_redirect(&rel));
         }
-        let idx = full.join("index.html");
-        return if idx.is_file() {
-            Resolved::File(idx)
-        } else {
-            Resolved::NotFound
+        return match inside(root, &full.join("index.html")) {
+            Some(idx) if idx.is_file() => Resolved::File(idx),
+            _ => Resolved::NotFound,
         };
     }
     if full.is_file() {
         Resolved::File(full)
     } else {
         Resolved::NotFound
+    }
+}
+
+/// `path` with every link resolved, if it exists and lies under `root` (resolved too).
+fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
+    let root = root.canonicalize().ok()?;
+    let real = path.canonicalize().ok()?;
+    real.starts_with(&root).then_some(real)
+}
+
+/// The redirect of folder `rel` asked without its `/`: `./<last part>/`, encoded. Relative to
+/// the address asked, it names the same folder and cannot name another host (`//host/` could).
+fn folder_redirect(rel: &Path) -> String {
+    use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+    const KEEP: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_');
+    let last = rel
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("./{}/", utf8_percent_encode(&last, KEEP))
+}
+
+fn redirect(to: &str, query: Option<&str>) -> Reply {
+    let mut r = bytes(301, "text/plain; charset=utf-8", Vec::new());
+    let with_query = query.map(|q| format!("{to}?{q}"));
+    let value = with_query
+        .as_deref()
+        .and_then(|v| HeaderValue::from_str(v).ok())
+        .or_else(|| HeaderValue::from_str(to).ok());
+    if let Some(v) = value {
+        r.headers_mut().insert(header::LOCATION, v);
+    }
+    r
+}
+
+fn not_found(root: &Path) -> Reply {
+    match inside(root, &root.join("404.html")) {
+        Some(nf) if nf.is_file() => file(404, &nf),
+        _ => bytes(404, "text/plain; charset=utf-8", b"not found".to_vec()),
     }
 }
 
@@ -194,7 +237,7 @@ fn content_type(p: &Path) -> &'static str {
     }
 }
 
-fn file(status: u16, p: &Path) -> Response {
+fn file(status: u16, p: &Path) -> Reply {
     match std::fs::read(p) {
         Ok(mut body) => {
             let ct = content_type(p);
@@ -203,13 +246,13 @@ fn file(status: u16, p: &Path) -> Response {
             }
             bytes(status, ct, body)
         }
-        Err(_) => bytes(404, "text/plain", b"not found".to_vec()),
+        Err(_) => bytes(404, "text/plain; charset=utf-8", b"not found".to_vec()),
     }
 }
 
 /// Add the live-reload script before `</body>`.
 fn inject(body: Vec<u8>) -> Vec<u8> {
-    let tag = format!("<script src=\"{SCRIPT_PATH}\"></script>");
+    let tag = format!("<script src=\"{SCRIPT_PATH}\" defer></script>");
     let text = String::from_utf8_lossy(&body);
     match text.rfind("</body>") {
         Some(i) => format!("{}{tag}{}", &text[..i], &text[i..]).into_bytes(),
@@ -217,17 +260,25 @@ fn inject(body: Vec<u8>) -> Vec<u8> {
     }
 }
 
-fn bytes(status: u16, ct: &'static str, body: Vec<u8>) -> Response {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    (
-        status,
-        [
-            (header::CONTENT_TYPE, ct),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        body,
-    )
-        .into_response()
+/// The site's CSP as a header, plus what only a header can say: no page may frame this one.
+fn csp_header() -> String {
+    format!("{}; frame-ancestors 'none'", crate::render::CSP)
+}
+
+fn bytes(status: u16, ct: &'static str, body: Vec<u8>) -> Reply {
+    let mut r = Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&csp_header()) {
+        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    r
 }
 
 #[cfg(test)]
@@ -240,7 +291,7 @@ mod tests {
         std::fs::create_dir_all(t.path().join("a")).unwrap();
         std::fs::write(t.path().join("a/index.html"), "x").unwrap();
         assert!(matches!(resolve(t.path(), "/a/"), Resolved::File(_)));
-        assert!(matches!(resolve(t.path(), "/a"), Resolved::Redirect(ref s) if s == "/a/"));
+        assert!(matches!(resolve(t.path(), "/a"), Resolved::Redirect(ref s) if s == "./a/"));
         assert!(matches!(
             resolve(t.path(), "/../etc/passwd"),
             Resolved::NotFound
@@ -250,8 +301,44 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_redirect_never_names_another_host() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join("evil.example")).unwrap();
+        std::fs::create_dir_all(t.path().join("a b:c")).unwrap();
+        for (asked, to) in [
+            ("//evil.example", "./evil.example/"),
+            ("///evil.example", "./evil.example/"),
+            ("/a%20b:c", "./a%20b%3Ac/"),
+        ] {
+            match resolve(t.path(), asked) {
+                Resolved::Redirect(r) => assert_eq!(r, to, "{asked}"),
+                other => panic!("{asked}: {other:?}"),
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_out_of_the_root_are_refused_and_links_inside_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let (out, secret) = (t.path().join("out"), t.path().join("secret"));
+        std::fs::create_dir_all(out.join("a")).unwrap();
+        std::fs::write(&secret, "password").unwrap();
+        std::fs::write(out.join("a/page.html"), "page").unwrap();
+        std::os::unix::fs::symlink(&secret, out.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(t.path(), out.join("up")).unwrap();
+        std::os::unix::fs::symlink(out.join("a/page.html"), out.join("alias.html")).unwrap();
+        assert!(matches!(resolve(&out, "/leak.txt"), Resolved::NotFound));
+        assert!(matches!(resolve(&out, "/up/secret"), Resolved::NotFound));
+        assert!(matches!(resolve(&out, "/alias.html"), Resolved::File(_)));
+    }
+
+    #[test]
     fn reload_script_goes_before_body_end() {
         let out = String::from_utf8(inject(b"<html><body>x</body></html>".to_vec())).unwrap();
-        assert!(out.contains("livereload.js\"></script></body>"), "{out}");
+        assert!(
+            out.contains("livereload.js\" defer></script></body>"),
+            "{out}"
+        );
     }
 }

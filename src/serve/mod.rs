@@ -1,10 +1,11 @@
-//! Serve: the contributor's loop (`run`). Build, serve the output on 127.0.0.1 (axum on tokio),
+//! Serve: the contributor's loop (`run`). Build, serve the output on 127.0.0.1 (hyper on tokio),
 //! watch the content, theme and configuration (notify), rebuild on change, and reload open pages.
 //!
-//! `http` answers requests (files, 404, the live-reload endpoints); `watch` turns file events
-//! into rebuilds; `reload` is the shared state the two talk through; `event` is what the loop
-//! tells its caller.
+//! `conn` accepts connections and bounds them (how many, how long idle); `http` answers requests
+//! (files, 404, the live-reload endpoints); `watch` turns file events into rebuilds; `reload` is
+//! the shared state the two talk through; `event` is what the loop tells its caller.
 
+mod conn;
 mod event;
 mod http;
 mod reload;

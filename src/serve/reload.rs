@@ -1,8 +1,12 @@
-//! The state shared by the rebuild loop and the HTTP workers: a build generation that pages
+//! The state shared by the rebuild loop and the HTTP side: a build generation that pages
 //! long-poll on, and the diagnostics of the last failed build to show in the browser.
+//!
+//! A tokio `watch` channel holds it: the rebuild loop publishes from its own thread, and each
+//! long poll waits on the channel as a task, holding no thread (a thread per waiting page is what
+//! let a few hundred open pages starve the file reads of the blocking pool).
 
-use std::sync::{Condvar, Mutex};
 use std::time::Duration;
+use tokio::sync::watch;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct State {
@@ -12,37 +16,42 @@ pub(super) struct State {
     pub errors: String,
 }
 
-#[derive(Default)]
 pub(super) struct Reload {
-    state: Mutex<State>,
-    changed: Condvar,
+    tx: watch::Sender<State>,
+}
+
+impl Default for Reload {
+    fn default() -> Self {
+        Reload {
+            tx: watch::Sender::new(State::default()),
+        }
+    }
 }
 
 impl Reload {
     pub(super) fn current(&self) -> State {
-        self.state.lock().map(|s| s.clone()).unwrap_or_default()
+        self.tx.borrow().clone()
     }
 
     /// Record a rebuild and wake every waiting page.
     pub(super) fn publish(&self, errors: String) {
-        if let Ok(mut s) = self.state.lock() {
+        self.tx.send_modify(|s| {
             s.generation += 1;
             s.errors = errors;
-        }
-        self.changed.notify_all();
+        });
     }
 
     /// Wait until the generation differs from `seen`, or `timeout` passes; returns the state.
-    pub(super) fn wait_change(&self, seen: u64, timeout: Duration) -> State {
-        let Ok(guard) = self.state.lock() else {
-            return State::default();
+    pub(super) async fn wait_change(&self, seen: u64, timeout: Duration) -> State {
+        let mut rx = self.tx.subscribe();
+        let changed = async {
+            rx.wait_for(|s| s.generation != seen)
+                .await
+                .map(|s| s.clone())
         };
-        match self
-            .changed
-            .wait_timeout_while(guard, timeout, |s| s.generation == seen)
-        {
-            Ok((s, _)) => s.clone(),
-            Err(_) => State::default(),
+        match tokio::time::timeout(timeout, changed).await {
+            Ok(Ok(s)) => s,
+            _ => self.current(),
         }
     }
 }
@@ -54,14 +63,19 @@ mod tests {
 
     #[test]
     fn waiters_wake_on_publish() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
         let r = Arc::new(Reload::default());
         let r2 = r.clone();
-        let t = std::thread::spawn(move || r2.wait_change(0, Duration::from_secs(10)));
-        std::thread::sleep(Duration::from_millis(50));
+        let waiter = rt.spawn(async move { r2.wait_change(0, Duration::from_secs(10)).await });
+        std::thread::sleep(Duration::from_millis(20));
         r.publish("boom".into());
-        let s = t.join().unwrap();
+        let s = rt.block_on(waiter).unwrap();
         assert_eq!((s.generation, s.errors.as_str()), (1, "boom"));
         // Nothing new: the wait times out with the same generation.
-        assert_eq!(r.wait_change(1, Duration::from_millis(20)).generation, 1);
+        let same = rt.block_on(r.wait_change(1, Duration::from_millis(20)));
+        assert_eq!(same.generation, 1);
     }
 }

@@ -18,6 +18,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub addr: SocketAddr,
+    /// Show the pages marked `draft: true` too.
+    pub drafts: bool,
 }
 
 /// Serve the site at `root` until the process ends.
@@ -26,6 +28,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     let dest = root.join(&cfg.build.output_dir);
     let build = BuildOptions {
         dest: dest.clone(),
+        drafts: opts.drafts,
         ..Default::default()
     };
     let reload = Arc::new(Reload::default());
@@ -62,7 +65,7 @@ fn update(mut l: Live, changed: Vec<PathBuf>, reload: &Reload, sink: &Sink) -> O
     });
     match result {
         // Nothing really changed (a file saved as it was): no rebuild, no reload.
-        Ok((u, _)) if u.rendered == 0 && !u.full => Some(l),
+        Ok((u, _)) if u.rendered == 0 && !u.full && !u.recovered => Some(l),
         Ok((u, d)) => {
             sink(Event::Updated {
                 changed,

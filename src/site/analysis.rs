@@ -21,13 +21,38 @@ pub struct Analysis {
 
 /// load -> parse -> link.
 pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
+    analyse_with(
+        root,
+        cfg,
+        Scope {
+            infer,
+            drafts: true,
+        },
+    )
+}
+
+/// What an analysis takes in.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope {
+    /// Infer the links authors did not write (else only the explicit ones).
+    pub infer: bool,
+    /// Keep the pages marked `draft: true` (a build leaves them out unless `--drafts`).
+    pub drafts: bool,
+}
+
+/// `analyse`, choosing what it takes in.
+pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
     use crate::core::timings::stage;
+    let infer = scope.infer;
     let mut diags = Diagnostics::default();
     let t = stage("load");
     let files = crate::load::load_all(root, &mut diags)?;
     drop(t);
     let t = stage("parse");
-    let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
+    let mut catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
+    if !scope.drafts {
+        catalog.drop_drafts();
+    }
     drop(t);
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;

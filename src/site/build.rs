@@ -1,7 +1,7 @@
 //! The build: analyse, then render every page and file of the site into a staging folder and
 //! swap it in (`write`). On content errors nothing is written and the old output stays whole.
 
-use super::analysis::{analyse, Analysis};
+use super::analysis::{analyse_with, Analysis, Scope};
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
@@ -22,6 +22,8 @@ pub struct BuildOptions {
     pub single_thread: bool,
     /// Skip link inference.
     pub no_infer: bool,
+    /// Build the pages marked `draft: true` too.
+    pub drafts: bool,
 }
 
 /// What a build did.
@@ -54,8 +56,13 @@ fn build_inner(
     keep: bool,
 ) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
     let started = std::time::Instant::now();
+    cfg.check_output(root, &opts.dest)?;
     let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
-        let mut analysis = analyse(root, cfg, !opts.no_infer)?;
+        let scope = Scope {
+            infer: !opts.no_infer,
+            drafts: opts.drafts,
+        };
+        let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {
             return Err(crate::core::error::Error::Content {
                 errors: analysis.diags.error_count(),
@@ -69,9 +76,16 @@ fn build_inner(
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let (pages, files) = render_into(root, cfg, &analysis, &records, opts.offline, &stage)?;
+        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts.offline, &stage)
+        {
+            Ok(counts) => counts,
+            Err(e) => {
+                stage.abandon(&e);
+                return Err(e);
+            }
+        };
         let t = crate::core::timings::stage("write");
-        stage.commit(&opts.dest)?;
+        stage.commit()?;
         drop(t);
         let report = BuildReport {
             pages,
@@ -131,7 +145,10 @@ pub(super) fn render_into(
         stage.write(&f.path, &f.bytes)?;
     }
     files += extra.len();
-    files += stage.copy_tree(&cfg.theme_dir(root).join("static"), "theme/")?;
+    for (rel, bytes) in &r.theme_files {
+        stage.write(&format!("theme/{rel}"), bytes)?;
+    }
+    files += r.theme_files.len();
     files += stage.copy_tree(&root.join("static"), "")?;
     drop(t);
     Ok((paths.len(), files))
@@ -240,11 +257,11 @@ pub(super) fn catalog_files(
         out.push(OutFile::new("api/links.json", to_json(graph)?));
     }
     if want.sitemap {
-        let xml = crate::render::feeds::sitemap(cfg, paths);
+        let xml = crate::render::feeds::sitemap(cfg, paths)?;
         out.push(OutFile::new("sitemap.xml", xml.into_bytes()));
     }
     if want.feed {
-        let xml = crate::render::feeds::atom(cfg, cat);
+        let xml = crate::render::feeds::atom(cfg, cat)?;
         out.push(OutFile::new("feed.xml", xml.into_bytes()));
     }
     if want.search {

@@ -72,7 +72,9 @@ pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
             .snippets_of(&r.page)
             .iter()
             .any(|s| s.run.is_some() && s.id == r.snippet);
-        if !still_shown {
+        // A page that did not parse still has its blocks: its records are not orphans.
+        let unparsed = analysis.catalog.unparsed.contains(&r.page);
+        if !still_shown && !unparsed {
             let kind = r.page.kind.word();
             out.push(
                 Diagnostic::file(

@@ -5,11 +5,13 @@
 mod analysis;
 mod build;
 mod check;
+mod external;
 mod query;
 mod rebuild;
 
-pub use analysis::{analyse, Analysis};
+pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport};
 pub use check::{check, explain_links};
-pub use query::{search, Answer, Hit};
+pub use external::{check_external, ExternalOptions};
+pub use query::{search, Answer, Hit, Searcher};
 pub use rebuild::{Live, Update};

@@ -1,8 +1,10 @@
 //! The site's search from the terminal: analyse the catalog, build the same index the site
-//! ships, and rank a pasted message or traceback against it, as the browser does.
+//! ships, and rank a pasted message or traceback against it, as the browser does. A `Searcher`
+//! holds the index, so that many queries (the evaluation tool's) share one analysis.
 
 use crate::core::config::Config;
 use crate::core::error::Result;
+use crate::search::format::{Doc, Index};
 use crate::search::normalise::Detected;
 use std::path::Path;
 
@@ -38,28 +40,54 @@ impl Answer {
     }
 }
 
+/// The catalog's search index with the site's settings, ready for queries.
+pub struct Searcher {
+    index: Index,
+    weak_score: f64,
+    base_url: String,
+}
+
+impl Searcher {
+    /// Analyse the catalog at `root` and build its index, as a build would (drafts left out).
+    pub fn open(root: &Path, cfg: &Config) -> Result<Searcher> {
+        let scope = super::Scope {
+            infer: true,
+            drafts: false,
+        };
+        let analysis = super::analyse_with(root, cfg, scope)?;
+        Ok(Searcher {
+            index: crate::search::format::build(&analysis.catalog, &analysis.graph),
+            weak_score: cfg.search.weak_score,
+            base_url: cfg.site.base_url.clone(),
+        })
+    }
+
+    /// Rank the catalog's entries for `text`, at most `limit` hits (at least one).
+    pub fn search(&self, text: &str, limit: usize) -> Answer {
+        let answer = crate::search::rank::search(&self.index, text, limit.max(1));
+        let hits = answer
+            .hits
+            .iter()
+            .filter_map(|h| {
+                let Doc(id, message, _) = self.index.docs.get(h.doc)?;
+                Some(Hit {
+                    id: id.clone(),
+                    message: message.clone(),
+                    score: h.score,
+                    url: format!("{}{}", self.base_url, crate::core::urls::entry(id)),
+                })
+            })
+            .collect();
+        Answer {
+            detected: answer.detected,
+            terms: answer.terms,
+            hits,
+            weak_score: self.weak_score,
+        }
+    }
+}
+
 /// Search the catalog at `root` for `text`, at most `limit` hits.
 pub fn search(root: &Path, cfg: &Config, text: &str, limit: usize) -> Result<Answer> {
-    let analysis = super::analyse(root, cfg, true)?;
-    let idx = crate::search::format::build(&analysis.catalog, &analysis.graph);
-    let answer = crate::search::rank::search(&idx, text, limit.max(1));
-    let hits = answer
-        .hits
-        .iter()
-        .filter_map(|h| {
-            let crate::search::format::Doc(id, message, _) = idx.docs.get(h.doc)?;
-            Some(Hit {
-                id: id.clone(),
-                message: message.clone(),
-                score: h.score,
-                url: format!("{}{}", cfg.site.base_url, crate::core::urls::entry(id)),
-            })
-        })
-        .collect();
-    Ok(Answer {
-        detected: answer.detected,
-        terms: answer.terms,
-        hits,
-        weak_score: cfg.search.weak_score,
-    })
+    Ok(Searcher::open(root, cfg)?.search(text, limit))
 }

@@ -3,10 +3,12 @@
 //! Each is prepared before the plan, so that a missing bubblewrap or an unreachable host stops
 //! the session before anything is written.
 
+use super::estimate::MemCap;
 use super::execute::{self, Here};
 use super::gpu::{self, Host};
 use super::job::{Backend, Job, Update};
 use super::options::{Options, Runner};
+use super::progress::{Event, Progress};
 use super::runner::sandbox::{check_names, Sandbox, SandboxSpec};
 use super::wire::WorkPlan;
 use super::{slurm, ssh};
@@ -16,12 +18,19 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 /// The backend `opts` ask for. A dry run makes no sandbox (nothing runs).
-pub(crate) fn prepare(root: &Path, cfg: &Config, opts: &Options) -> Result<Box<dyn Backend>> {
+pub(crate) fn prepare(
+    root: &Path,
+    cfg: &Config,
+    opts: &Options,
+    cap: MemCap,
+    progress: &mut dyn Progress,
+) -> Result<Box<dyn Backend>> {
     let python = shlex::split(&cfg.verify.python).unwrap_or_else(|| vec!["python3".into()]);
     check_names(&opts.kept_names(&cfg.verify)).map_err(Error::Other)?;
     let template = WorkPlan {
         sandbox: opts.sandbox.spec(&cfg.verify)?,
         gpus: opts.gpus.clone(),
+        cap,
         python,
         jobs: opts.jobs,
         items: Vec::new(),
@@ -29,7 +38,10 @@ pub(crate) fn prepare(root: &Path, cfg: &Config, opts: &Options) -> Result<Box<d
     Ok(match &opts.runner {
         Runner::Local => Box::new(Local::prepare(&template, opts.dry_run)?),
         Runner::Ssh(hosts) => Box::new(ssh::Ssh::prepare(hosts, &cfg.verify.ssh, template)?),
-        Runner::Slurm => Box::new(slurm::Slurm::prepare(root, cfg, opts, template)?),
+        Runner::Slurm => {
+            let mut said = |note: &str| progress.event(Event::Note(note));
+            Box::new(slurm::Slurm::prepare(root, (cfg, opts), template, &mut said)?)
+        }
     })
 }
 
@@ -56,6 +68,7 @@ impl Local {
             host: host.clone(),
             sandbox,
             jobs,
+            cap: plan.cap,
         });
         Ok(Local {
             host,
@@ -74,8 +87,8 @@ impl Backend for Local {
     fn host(&self) -> &Host {
         &self.host
     }
-    fn max_gpus(&self) -> u32 {
-        self.host.gpus.len() as u32
+    fn here(&self) -> bool {
+        true
     }
     fn jobs(&self) -> usize {
         self.jobs

@@ -1,5 +1,6 @@
 //! The host a run happens on: GPUs (count, model, memory, driver) from nvidia-smi, CUDA, Python
-//! and PyTorch versions from the interpreter itself, host name and kernel.
+//! and PyTorch versions from the interpreter itself, host name and kernel; and which of the
+//! modules snippets declare (`needs=`) an interpreter cannot import.
 
 use crate::records::Environment;
 use std::process::Command;
@@ -108,6 +109,7 @@ pub(super) fn detect(python: &[String], only: Option<&[u32]>) -> Host {
             gpu_model: first.map(|g| g.name.clone()).unwrap_or_default(),
             gpu_memory_mib: first.map(|g| g.memory_mib).unwrap_or(0),
             host_gpu_count: gpus.len() as u32,
+            host_gpu_model: first.map(|g| g.name.clone()).unwrap_or_default(),
             driver,
             cuda: if torch_cuda.is_empty() {
                 cuda_driver.clone()
@@ -130,6 +132,13 @@ impl Host {
         self.gpus.iter().map(|g| g.index).collect()
     }
 
+    /// The environment a run needing `n` GPUs gets (the first `n`; the host's GPUs are taken to
+    /// be of one model, as packing assumes).
+    pub fn env_for_count(&self, n: u32) -> Environment {
+        let ids: Vec<u32> = self.gpu_ids().into_iter().take(n as usize).collect();
+        self.env_for(&ids)
+    }
+
     /// The environment of a run given `used` GPUs.
     pub fn env_for(&self, used: &[u32]) -> Environment {
         let mut e = self.env.clone();
@@ -147,4 +156,35 @@ impl Host {
         }
         e
     }
+}
+
+/// Which of `modules` the interpreter `python` (a command and its arguments) cannot import,
+/// looked up (not imported) with the variables runs get (`passed`, the named ones, and the
+/// host's fixed few). An interpreter that does not start imports nothing.
+pub(super) fn missing_modules(
+    python: &[String],
+    modules: &[String],
+    passed: &[(String, String)],
+) -> Vec<String> {
+    const FIND: &str = "import importlib.util, sys\nfor m in sys.argv[1:]:\n    try:\n        ok = importlib.util.find_spec(m) is not None\n    except Exception:\n        ok = False\n    print(('ok ' if ok else 'missing ') + m)\n";
+    let Some((exe, args)) = python.split_first() else {
+        return modules.to_vec();
+    };
+    if modules.is_empty() {
+        return Vec::new();
+    }
+    let mut cmd = Command::new(exe);
+    cmd.args(args).args(["-c", FIND]).args(modules).env_clear();
+    let tmp = std::env::temp_dir();
+    let env = super::runner::env::build(std::env::vars_os(), passed, &[], &tmp.to_string_lossy(), &[]);
+    cmd.envs(env);
+    let Some(out) = output(&mut cmd) else {
+        return modules.to_vec();
+    };
+    let found: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("ok ")).collect();
+    modules
+        .iter()
+        .filter(|m| !found.contains(&m.as_str()))
+        .cloned()
+        .collect()
 }

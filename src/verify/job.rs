@@ -17,6 +17,10 @@ pub(crate) struct Job {
     pub id: usize,
     /// GPUs it needs; the host it runs on picks which (`request.gpus` is set there).
     pub gpus: u32,
+    /// GPU memory it is expected to hold on each of them, in MiB (`estimate`).
+    pub mem_mib: u64,
+    /// How long it is expected to take, in seconds (its last run's); 0 when unknown.
+    pub expect_s: f64,
     /// `article/<id>#<snippet>`, for messages.
     pub name: String,
     pub request: Request,
@@ -44,6 +48,8 @@ pub(crate) struct Finished {
     pub gpus: Vec<u32>,
     /// The environment of the host it ran on, with its GPUs.
     pub env: Environment,
+    /// The most GPU memory its processes held at once, in MiB, where it was measured.
+    pub peak_mib: Option<u64>,
     pub ran: Ran,
 }
 
@@ -68,16 +74,20 @@ pub(crate) enum Update {
         gpus: Vec<u32>,
     },
     Finished(Box<Finished>),
+    /// It ran out of GPU memory while it shared its GPU: it runs again on a GPU of its own.
+    Again { id: usize },
     /// Something the maintainer should know while runs go on (a host dropped, a retry).
     Warning(String),
 }
 
 /// Where runs happen.
 pub(crate) trait Backend {
-    /// The host the plan line shows and skip records name (the largest, for several).
+    /// The host the plan is made for (the largest, for several): its GPUs and environment.
     fn host(&self) -> &Host;
-    /// The most GPUs one run can have here.
-    fn max_gpus(&self) -> u32;
+    /// Runs happen on this machine (what its interpreters import is what runs import).
+    fn here(&self) -> bool {
+        false
+    }
     /// Runs at a time, all hosts together.
     fn jobs(&self) -> usize;
     /// `local`, `ssh://a (2 GPUs), ssh://b (8 GPUs)`, `slurm (partition gpu)`.

@@ -258,6 +258,12 @@ pub struct Options {
     pub log_bytes: usize,
     /// Delete records that match no runnable snippet any more, before planning.
     pub prune: bool,
+    /// Read the findings of the records again from their logs (with today's traceback reader),
+    /// before planning; runs nothing by itself.
+    pub reread: bool,
+    /// How much of each GPU's memory packed runs may plan to use (default: book.toml's
+    /// `verify.gpu_mem_cap`).
+    pub gpu_mem_cap: Option<super::MemCap>,
     /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
     pub report: Option<PathBuf>,
 }
@@ -284,6 +290,8 @@ impl Default for Options {
             cancel: Arc::new(AtomicBool::new(false)),
             log_bytes: DEFAULT_LOG_BYTES,
             prune: false,
+            reread: false,
+            gpu_mem_cap: None,
             report: None,
         }
     }

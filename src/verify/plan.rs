@@ -1,14 +1,15 @@
 //! Extract and plan: every runnable snippet becomes a unit (its continuation chain as one
-//! program, its hash); units already recorded for the same hash are left alone (unless forced;
-//! never where the host cannot run them), units that need more GPUs than the host has are
-//! skipped with that reason, the rest run.
+//! program, its hash); a unit this host cannot run (too few GPUs, a declared module that does
+//! not import) is skipped with the reason and writes nothing, forced or not; a unit with a record
+//! for its hash in the environment it would run in is up to date (unless forced); the rest run.
 //! `Plan` holds the outcome: the units, each one's action, the host and runs at a time.
 
 use super::gpu::Host;
 use crate::core::model::PageRef;
 use crate::core::model::{Catalog, RunSpec};
 use crate::records::hash;
-use crate::records::{RecordSet, Verdict};
+use crate::records::RecordSet;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// One runnable snippet, ready to run.
@@ -70,9 +71,9 @@ pub(super) fn extract(catalog: &Catalog) -> Vec<Unit> {
 pub enum Action {
     /// Run it.
     Run,
-    /// A record for this exact hash exists.
+    /// A record for this hash in the environment it would run in exists.
     UpToDate,
-    /// Cannot run here; a skipped record says why.
+    /// This host cannot run it, for this reason; nothing is written.
     Skip(String),
 }
 
@@ -90,29 +91,59 @@ impl Action {
     }
 }
 
-/// Decide each unit's action. `host_gpus`: the most GPUs a run can have where runs happen.
+/// What the host offers the plan: its GPUs, and for each interpreter the declared modules that
+/// do not import there.
+pub(super) struct Offer<'a> {
+    pub host: &'a Host,
+    pub missing: &'a BTreeMap<String, Vec<String>>,
+}
+
+/// Why `u` cannot run on the host, if it cannot.
+fn cannot(u: &Unit, offer: &Offer<'_>) -> Option<String> {
+    let have = offer.host.gpus.len() as u32;
+    if u.spec.gpus > have {
+        let s = if u.spec.gpus == 1 { "" } else { "s" };
+        return Some(format!("needs {} GPU{s}, host has {have}", u.spec.gpus));
+    }
+    let missing = offer.missing.get(&u.spec.interpreter)?;
+    let lacks: Vec<&str> = u
+        .spec
+        .needs
+        .iter()
+        .filter(|m| missing.contains(m))
+        .map(String::as_str)
+        .collect();
+    (!lacks.is_empty()).then(|| {
+        format!(
+            "needs {}, which {} cannot import",
+            lacks.join(", "),
+            u.spec.interpreter
+        )
+    })
+}
+
+/// Decide each unit's action.
 pub(super) fn plan(
     units: &[Unit],
     records: &RecordSet,
-    host_gpus: u32,
+    offer: &Offer<'_>,
     force: bool,
 ) -> Vec<Action> {
     units
         .iter()
         .map(|u| {
-            let existing = records.get(&u.page, &u.hash);
-            let can_run = u.spec.gpus <= host_gpus;
-            match existing {
-                // A real result is kept unless forced; a skipped one is retried where it can run.
-                Some(r) if r.verdict != Verdict::Skipped && !force => Action::UpToDate,
-                // A host that cannot run it writes no record over an existing one, forced or not.
-                Some(_) if !can_run => Action::UpToDate,
-                _ if !can_run => Action::Skip(format!(
-                    "needs {} GPU{}, host has {host_gpus}",
-                    u.spec.gpus,
-                    if u.spec.gpus == 1 { "" } else { "s" }
-                )),
-                _ => Action::Run,
+            if let Some(reason) = cannot(u, offer) {
+                return Action::Skip(reason);
+            }
+            let key = offer.host.env_for_count(u.spec.gpus).key();
+            // Only evidence stands: a run the machine spoiled (an environment error) is retried.
+            let recorded = records
+                .run_in(&u.page, &u.hash, &key)
+                .is_some_and(|r| r.verdict.is_evidence());
+            if recorded && !force {
+                Action::UpToDate
+            } else {
+                Action::Run
             }
         })
         .collect()

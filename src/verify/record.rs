@@ -1,6 +1,8 @@
-//! The record of one unit: what ran (page, snippet, chain, hash, claim) with a skip's reason, or
-//! with what a finished run did (its output read for tracebacks, compared with the claim, the
-//! log capped to its head and tail). Writing it is `records::store`'s job.
+//! The record of one unit: what ran (page, snippet, chain, hash, claim) with what the run did
+//! (its output read for tracebacks, compared with the claim, the root cause a child gave, the GPU
+//! memory it held, the log capped to its head and tail); a run that could not start is an
+//! environment error. And a record's finding read again from its log (`--reread`). Writing a
+//! record is `records::store`'s job.
 
 use super::compare::{self, Outcome};
 use super::plan::Unit;
@@ -8,7 +10,7 @@ use super::runner::{left_out, Output};
 use super::traceback;
 use crate::records::{Environment, Record, Verdict};
 
-/// A record of `u` that says nothing yet about a run (verdict: skipped, no reason).
+/// A record of `u` that says nothing yet about a run.
 fn base(u: &Unit, date: &str, env: Environment) -> Record {
     Record {
         hash: u.hash.clone(),
@@ -18,7 +20,7 @@ fn base(u: &Unit, date: &str, env: Environment) -> Record {
         chain: u.chain.clone(),
         line: u.line,
         claim: u.spec.claim.clone(),
-        verdict: Verdict::Skipped,
+        verdict: Verdict::EnvironmentError,
         finding: String::new(),
         skip_reason: None,
         exit_status: None,
@@ -28,29 +30,38 @@ fn base(u: &Unit, date: &str, env: Environment) -> Record {
         message: None,
         wrapped: Vec::new(),
         children: Vec::new(),
+        root_cause: None,
         duration_s: 0.0,
         date: date.to_string(),
         gpus_used: Vec::new(),
         env,
         runner: String::new(),
         sandbox: String::new(),
+        gpu_mem_peak_mib: None,
         output_bytes: 0,
         log: String::new(),
+        reread: None,
     }
 }
 
-/// `u` was not run: `reason` is kept as the record's skip reason, `finding` as its sentence.
-fn skip(mut rec: Record, reason: String, finding: String) -> Record {
-    rec.verdict = Verdict::Skipped;
-    rec.skip_reason = Some(reason);
-    rec.finding = finding;
-    rec
-}
-
-/// The record of a unit the plan skips (it cannot run on this host).
-pub(crate) fn skipped(u: &Unit, date: &str, env: Environment, reason: &str) -> Record {
-    let finding = format!("Not run: {reason}.");
-    skip(base(u, date, env), reason.to_string(), finding)
+/// Set the verdict, finding and exceptions of `rec` from what a run did.
+fn judge(rec: &mut Record, o: Outcome) {
+    (rec.verdict, rec.finding) = compare::verdict(&rec.claim, &o);
+    rec.exit_status = o.exit_status;
+    rec.signal = o.signal;
+    rec.timed_out = o.timed_out;
+    // The original inside a wrapper is in `wrapped` already; a dead child's is said here.
+    rec.root_cause = o
+        .root_cause()
+        .filter(|_| o.raised.wrapped.is_empty())
+        .cloned();
+    let r = o.raised;
+    (rec.exception, rec.message) = match r.final_error {
+        Some(f) => (Some(f.exception), Some(f.message)),
+        None => (None, None),
+    };
+    rec.wrapped = r.wrapped;
+    rec.children = r.children;
 }
 
 /// The record of a run of `u` started at `date` on `gpus` by `runner`; `result`: what the run
@@ -69,33 +80,68 @@ pub(crate) fn finished(
     rec.runner = runner.to_string();
     let out = match result {
         Ok(out) => out,
-        Err(reason) => {
-            let finding = format!("Not run: {reason}.");
-            return skip(rec, reason, finding);
+        Err(e) => {
+            rec.finding = format!(
+                "Environment error: the run could not start ({e}). This says nothing about the text."
+            );
+            return rec;
         }
     };
     rec.sandbox = out.sandbox.clone();
-    let o = Outcome {
-        exit_status: out.exit_status,
-        signal: out.signal,
-        timed_out: out.timed_out,
-        limit: out.limit.clone(),
-        raised: traceback::parse(&out.text()),
-    };
-    (rec.verdict, rec.finding) = compare::verdict(&u.spec.claim, &o);
-    rec.exit_status = out.exit_status;
-    rec.signal = out.signal;
-    rec.timed_out = out.timed_out;
-    if let Some(f) = o.raised.final_error {
-        rec.exception = Some(f.exception);
-        rec.message = Some(f.message);
-    }
-    rec.wrapped = o.raised.wrapped;
-    rec.children = o.raised.children;
+    let text = out.text();
+    judge(
+        &mut rec,
+        Outcome {
+            exit_status: out.exit_status,
+            signal: out.signal,
+            timed_out: out.timed_out,
+            limit: out.limit.clone(),
+            raised: traceback::parse(&text),
+        },
+    );
     rec.duration_s = (out.duration.as_secs_f64() * 100.0).round() / 100.0;
     rec.output_bytes = out.bytes;
     rec.log = cap_log(&out, log_half);
     rec
+}
+
+/// `rec` with its finding read again from its log by today's traceback reader and comparison,
+/// marked `reread` at `date`; None when its log is not whole (output was left out) or the facts
+/// read from it (verdict, exceptions, children, root cause) do not change. The run's own facts (exit status, duration, date, environment) stay as recorded.
+pub(crate) fn reread(rec: &Record, date: &str) -> Option<Record> {
+    let whole = rec.output_bytes == rec.log.len() as u64;
+    if !whole || !rec.verdict.is_evidence() && rec.verdict != Verdict::EnvironmentError {
+        return None;
+    }
+    let mut new = rec.clone();
+    judge(
+        &mut new,
+        Outcome {
+            exit_status: rec.exit_status,
+            signal: rec.signal,
+            timed_out: rec.timed_out,
+            limit: None,
+            raised: traceback::parse(&rec.log),
+        },
+    );
+    // A new wording of the same finding is no reason to touch a record.
+    let facts = |r: &Record| {
+        let (v, e, m) = (r.verdict, r.exception.clone(), r.message.clone());
+        (
+            v,
+            e,
+            m,
+            r.wrapped.clone(),
+            r.children.clone(),
+            r.root_cause.clone(),
+        )
+    };
+    let same = facts(&new) == facts(rec);
+    if same {
+        return None;
+    }
+    new.reread = Some(date.to_string());
+    Some(new)
 }
 
 /// The record's log: `half` bytes from the start and from the end of what the run printed.

@@ -1,24 +1,27 @@
-//! One verify session, start to end: load and analyse the content, prune orphan records, plan
-//! (extract the units, detect the host, decide each action), write the skip records, run the
-//! rest packed onto the GPUs, record each run, sum up and write the report. What happens is told
-//! through `Progress`; the caller prints, and picks the exit status from the `Summary`.
+//! One verify session, start to end: load and analyse the content, take care of the records
+//! (move errbook 0.1's to their names, prune, reread: `upkeep`), make ready where runs happen
+//! (`backends`), plan (extract the units, what the interpreters here import, decide each action),
+//! run what can run (`drive`, through the backend), sum up and write the report. What happens is
+//! told through `Progress`; the caller prints, and picks the exit status from the `Summary`.
 
-use super::drive::{self, now};
+use super::drive;
+use super::estimate::MemCap;
 use super::job::Backend;
 use super::options::Options;
-use super::plan::{self, Action, Plan};
+use super::plan::{self, Offer, Plan, Unit};
 use super::progress::{Event, Progress};
-use super::summary::{Done, Summary};
-use super::{backends, record, report};
+use super::summary::Summary;
+use super::{backends, gpu, report, upkeep};
 use crate::core::config::Config;
-use crate::core::error::{Error, IoContext, Result};
+use crate::core::error::{Error, Result};
 use crate::core::model::Catalog;
-use crate::records::{self, RecordSet};
+use crate::records::RecordSet;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Run a session on the catalog at `root`. Content with errors is `Error::Content` (nothing
-/// runs); a dry run returns the plan with nothing done. Records that cannot be written are
-/// listed in `Summary::failures`, not errors: the other runs still count.
+/// runs); a dry run returns the plan with nothing done or moved. Records that cannot be written
+/// are listed in `Summary::failures`, not errors: the other runs still count.
 pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<Summary> {
     let cfg = Config::load(root)?;
     let analysis = crate::site::analyse(root, &cfg, false)?;
@@ -27,13 +30,21 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         let diags = analysis.diags;
         return Err(Error::Content { errors, diags });
     }
+    let packing = Packing::of(&cfg, opts)?;
     let mut set = RecordSet::load(root, &cfg)?;
-    if opts.prune {
-        prune(root, &set, &analysis.catalog, progress)?;
+    if !opts.dry_run && upkeep::migrate(root, &cfg, &set, progress)? {
+        set = RecordSet::load(root, &cfg)?;
+    }
+    if opts.prune && !opts.dry_run {
+        upkeep::prune(root, &set, &analysis.catalog, progress)?;
+        set = RecordSet::load(root, &cfg)?;
+    }
+    if opts.reread && !opts.dry_run {
+        upkeep::reread(root, &set, progress)?;
         set = RecordSet::load(root, &cfg)?;
     }
     // Where runs happen, ready (sandbox checked, hosts reached) before anything is written.
-    let mut backend = backends::prepare(root, &cfg, opts)?;
+    let mut backend = backends::prepare(root, &cfg, opts, packing.cap, progress)?;
     for w in backend.warnings() {
         progress.event(Event::Warning(&w));
     }
@@ -44,13 +55,13 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         done: Vec::new(),
         timeline: Vec::new(),
         failures: Vec::new(),
+        cancelled: Vec::new(),
     };
     if opts.dry_run {
         return Ok(summary);
     }
     let dir = root.join(&cfg.verify.records_dir);
-    write_skips(&dir, &mut summary)?;
-    let ctx = (opts, &cfg, &set);
+    let ctx = (opts, &cfg, &set, &packing);
     drive::run(&dir, ctx, &mut *backend, &mut summary, progress);
     summary.done.sort_by_key(|d| d.unit);
     progress.event(Event::End(&summary));
@@ -60,21 +71,32 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
     Ok(summary)
 }
 
-/// Delete the records that match no runnable snippet of `catalog`.
-fn prune(
-    root: &Path,
-    set: &RecordSet,
-    catalog: &Catalog,
-    progress: &mut dyn Progress,
-) -> Result<()> {
-    let orphans = set.orphans(catalog);
-    for &i in &orphans {
-        let path = root.join(&set.paths[i]);
-        std::fs::remove_file(&path).at(&path)?;
-        progress.event(Event::Pruned(&set.paths[i]));
+/// How runs are packed onto GPUs: the cap per GPU and the memory a run is taken to need when
+/// nothing says.
+pub(super) struct Packing {
+    pub cap: MemCap,
+    pub default_mib: u64,
+}
+
+impl Packing {
+    /// From book.toml's `verify` keys, the command line's cap first.
+    fn of(cfg: &Config, opts: &Options) -> Result<Packing> {
+        let cap =
+            match opts.gpu_mem_cap {
+                Some(c) => c,
+                None => cfg.verify.gpu_mem_cap.parse().map_err(|e: Error| {
+                    Error::Other(format!("book.toml, verify.gpu_mem_cap: {e}"))
+                })?,
+            };
+        let default_mib = crate::parse::snippet::parse_mib(&cfg.verify.gpu_mem_default)
+            .ok_or_else(|| {
+                Error::Other(format!(
+                    "book.toml, verify.gpu_mem_default: `{}` is not an amount of memory (`4GiB`)",
+                    cfg.verify.gpu_mem_default
+                ))
+            })?;
+        Ok(Packing { cap, default_mib })
     }
-    progress.event(Event::PruneDone(orphans.len()));
-    Ok(())
 }
 
 fn make_plan(
@@ -89,7 +111,17 @@ fn make_plan(
         units.retain(|u| opts.only.iter().any(|o| u.name().contains(o.as_str())));
     }
     let python = shlex::split(&cfg.verify.python).unwrap_or_else(|| vec!["python3".into()]);
-    let actions = plan::plan(&units, set, backend.max_gpus(), opts.force);
+    // What the interpreters here cannot import; a remote host's imports are its own, and a run
+    // that cannot import what it needs there is an environment error.
+    let missing = match backend.here() {
+        true => missing(&units, &python, &opts.kept_names(&cfg.verify)),
+        false => BTreeMap::new(),
+    };
+    let offer = Offer {
+        host: backend.host(),
+        missing: &missing,
+    };
+    let actions = plan::plan(&units, set, &offer, opts.force);
     Plan {
         units,
         actions,
@@ -100,19 +132,29 @@ fn make_plan(
     }
 }
 
-/// The records of the units the plan skips, written at once.
-fn write_skips(dir: &Path, s: &mut Summary) -> Result<()> {
-    for (i, a) in s.plan.actions.iter().enumerate() {
-        if let Action::Skip(reason) = a {
-            let env = s.plan.host.env_for(&[]);
-            let mut rec = record::skipped(&s.plan.units[i], &now(), env, reason);
-            rec.runner = s.plan.runner.clone();
-            records::store::write(dir, &rec, false)?;
-            s.done.push(Done {
-                unit: i,
-                record: rec,
-            });
-        }
+/// Which declared modules each interpreter lacks, asked once per interpreter, with the
+/// variables runs get.
+fn missing(
+    units: &[Unit],
+    python: &[String],
+    passed: &[String],
+) -> BTreeMap<String, Vec<String>> {
+    let mut declared: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for u in units {
+        let d = declared.entry(u.spec.interpreter.clone()).or_default();
+        let new: Vec<String> = (u.spec.needs.iter())
+            .filter(|m| !d.contains(m))
+            .cloned()
+            .collect();
+        d.extend(new);
     }
-    Ok(())
+    let passed = super::runner::env::passed(passed, std::env::vars_os());
+    declared
+        .into_iter()
+        .map(|(interp, mods)| {
+            let cmd = drive::interpreter(python, &interp);
+            let lacks = gpu::missing_modules(&cmd, &mods, &passed);
+            (interp, lacks)
+        })
+        .collect()
 }

@@ -1,7 +1,10 @@
 //! Read Python tracebacks out of a run's output: the main process's final exception, the
 //! exceptions wrapped inside it (DataLoader's "Original Traceback", `mp.spawn`'s "Process 0
-//! terminated with the following error"), and the tracebacks of child processes
-//! (`Process Process-1:` / `Process SpawnProcess-2:`), which can die while the parent exits 0.
+//! terminated with the following error"), and the tracebacks of child processes: those that
+//! announce themselves (`Process Process-1:` / `Process SpawnProcess-2:`), which can die while
+//! the parent exits 0, and those that die before they can (a spawned child failing while it
+//! re-imports the main module, whose traceback starts in `multiprocessing/spawn.py` with no
+//! header line).
 
 use crate::records::RaisedError;
 use regex::Regex;
@@ -46,6 +49,33 @@ enum Origin {
     Main,
     Wrapped,
     Child(String),
+    /// A child that failed while `multiprocessing` started it (no `Process X:` line).
+    Spawned,
+}
+
+/// Whether the traceback whose marker is line `start` is a child's that `multiprocessing`
+/// started (spawn or forkserver): its frames run through `spawn.py`'s `spawn_main`/`_main` or
+/// `forkserver.py`'s `_serve_one` before anything of the program.
+fn spawned_child(lines: &[&str], start: usize) -> bool {
+    let base = indent(lines[start]);
+    let frames = lines[start + 1..]
+        .iter()
+        .take_while(|l| l.trim().is_empty() || indent(l) > base)
+        .filter(|l| l.trim_start().starts_with("File \""))
+        .take(4);
+    for f in frames {
+        let spawn = (f.contains("spawn.py\", line")
+            && (f.ends_with("in spawn_main") || f.ends_with("in _main")))
+            || (f.contains("forkserver.py\", line") && f.ends_with("in _serve_one"));
+        if spawn {
+            return true;
+        }
+        // Anything else first but `python -c`'s stub is the program's own code.
+        if !f.trim_start().starts_with("File \"<string>\", line 1") {
+            return false;
+        }
+    }
+    false
 }
 
 fn indent(l: &str) -> usize {
@@ -123,6 +153,7 @@ impl Origin {
             Origin::Main => "main".into(),
             Origin::Wrapped => "wrapped".into(),
             Origin::Child(n) => n.clone(),
+            Origin::Spawned => "spawned".into(),
         }
     }
 }
@@ -181,6 +212,8 @@ impl Reading {
         } else if let Some(name) = self.pending.front() {
             // A child announced itself and has not printed its traceback yet.
             Origin::Child(name.clone())
+        } else if spawned_child(lines, i) {
+            Origin::Spawned
         } else {
             Origin::Main
         };
@@ -205,7 +238,7 @@ impl Reading {
         let last_main = self.blocks.iter().rposition(|(o, _)| *o == Origin::Main);
         for (k, (o, e)) in self.blocks.into_iter().enumerate() {
             match o {
-                Origin::Child(_) => out.children.push(e),
+                Origin::Child(_) | Origin::Spawned => out.children.push(e),
                 Origin::Main if Some(k) == last_main => out.final_error = Some(e),
                 Origin::Wrapped if last_main.is_some_and(|m| k > m) => out.wrapped.push(e),
                 // A wrapped block inside a child's message, or an earlier main block (printed
@@ -243,14 +276,26 @@ fn read_block(lines: &[&str], start: usize, origin: &Origin) -> Block {
     let Some(c) = EXC_LINE.captures(exc_line.trim_end()) else {
         return Block::NoException(i);
     };
-    // A child's output interleaves with others': keep its first line only.
-    let limit = if matches!(origin, Origin::Child(_)) {
+    // A child's output interleaves with others': keep its first line only, unless the message
+    // starts on the next line (`raise RuntimeError('''...`), as multiprocessing's own do.
+    let first = c.get(2).map_or("", |m| m.as_str());
+    let child = matches!(origin, Origin::Child(_) | Origin::Spawned);
+    let limit = if child && !first.trim().is_empty() {
         0
     } else {
         20
     };
     let (more, next) = continuation(lines, i + 1, limit);
-    let message = format!("{}{more}", c.get(2).map_or("", |m| m.as_str()));
+    let message = if first.trim().is_empty() {
+        let kept: Vec<&str> = more
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        kept.join("\n")
+    } else {
+        format!("{first}{more}")
+    };
     let err = RaisedError {
         exception: c[1].to_string(),
         message: message.trim().to_string(),
@@ -297,190 +342,4 @@ fn capped(tb: String) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_wide_indent_before_a_multibyte_line_is_no_panic() {
-        // The marker's indent (3 bytes of U+3000) ends inside the next line's second `é`.
-        let r = parse("\u{3000}Traceback (most recent call last):\néébad: x\n");
-        assert_eq!(r, Raised::default());
-    }
-
-    #[test]
-    fn children_dying_at_once_print_headers_before_tracebacks() {
-        let text = "\
-Process Process-1:
-Process Process-2:
-Traceback (most recent call last):
-  File \"/usr/lib/python3.12/multiprocessing/process.py\", line 314, in _bootstrap
-    self.run()
-AttributeError: 'function' object has no attribute 'Empty'
-Traceback (most recent call last):
-  File \"/usr/lib/python3.12/multiprocessing/process.py\", line 314, in _bootstrap
-    self.run()
-AttributeError: 'function' object has no attribute 'Empty'
-done
-";
-        let r = parse(text);
-        assert_eq!(r.final_error, None);
-        let names: Vec<_> = r.children.iter().map(|c| c.origin.as_str()).collect();
-        assert_eq!(names, ["Process-1", "Process-2"]);
-        assert!(r.children.iter().all(|c| c.exception == "AttributeError"));
-    }
-
-    #[test]
-    fn a_traceback_marker_swallowed_by_interleaving() {
-        // Recorded on CPython 3.11: four workers raising at once.
-        let f = "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n    self.run()\n";
-        let text = format!(
-            "Process Process-3:\nProcess Process-2:\nTraceback (most recent call last):\n{f}ZeroDivisionError: worker 1 gave up\n\
-             Process Process-4:\nTraceback (most recent call last):\nTraceback (most recent call last):\n{f}ZeroDivisionError: worker 2 gave up\n\
-             {f}ZeroDivisionError: worker 3 gave up\nProcess Process-1:\nTraceback (most recent call last):\n{f}ZeroDivisionError: worker 0 gave up\nparent done\n"
-        );
-        let r = parse(&text);
-        assert_eq!(r.final_error, None);
-        let mut names: Vec<_> = r.children.iter().map(|c| c.origin.as_str()).collect();
-        names.sort();
-        assert_eq!(names, ["Process-1", "Process-2", "Process-3", "Process-4"]);
-        let mut msgs: Vec<_> = r.children.iter().map(|c| c.message.as_str()).collect();
-        msgs.sort();
-        assert_eq!(
-            msgs,
-            [
-                "worker 0 gave up",
-                "worker 1 gave up",
-                "worker 2 gave up",
-                "worker 3 gave up"
-            ]
-        );
-    }
-
-    #[test]
-    fn two_childrens_frames_interleaved_then_both_exception_lines() {
-        // Recorded on CPython 3.11 (a CI run): two markers, both children's frames, then both
-        // exception lines one after the other.
-        let f = "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n    self.run()\n";
-        let text = format!(
-            "Process Process-4:\nProcess Process-3:\nTraceback (most recent call last):\nTraceback (most recent call last):\n{f}{f}\
-             ZeroDivisionError: worker 3 gave up\nZeroDivisionError: worker 2 gave up\n\
-             Process Process-2:\nProcess Process-1:\nTraceback (most recent call last):\nTraceback (most recent call last):\n{f}\
-             ZeroDivisionError: worker 1 gave up\n{f}ZeroDivisionError: worker 0 gave up\nparent done\n"
-        );
-        let r = parse(&text);
-        assert_eq!(r.final_error, None);
-        let mut names: Vec<_> = r.children.iter().map(|c| c.origin.as_str()).collect();
-        names.sort();
-        assert_eq!(names, ["Process-1", "Process-2", "Process-3", "Process-4"]);
-        let mut msgs: Vec<_> = r.children.iter().map(|c| c.message.as_str()).collect();
-        msgs.sort();
-        let want: Vec<String> = (0..4).map(|i| format!("worker {i} gave up")).collect();
-        assert_eq!(msgs, want);
-    }
-
-    #[test]
-    fn a_managers_remote_error_wraps_the_servers_exception() {
-        let text = "\
-Traceback (most recent call last):
-  File \"/tmp/errbook-run-x/snippet.py\", line 23, in <module>
-    shared_array = manager.Array('d', num_processes)
-  File \"/usr/lib/python3.12/multiprocessing/managers.py\", line 93, in dispatch
-    raise convert_to_error(kind, result)
-multiprocessing.managers.RemoteError: 
----------------------------------------------------------------------------
-Traceback (most recent call last):
-  File \"/usr/lib/python3.12/multiprocessing/managers.py\", line 1027, in Array
-    return array.array(typecode, sequence)
-TypeError: 'int' object is not iterable
----------------------------------------------------------------------------
-";
-        let r = parse(text);
-        let f = r.final_error.unwrap();
-        assert_eq!(f.exception, "multiprocessing.managers.RemoteError");
-        assert_eq!(f.message, "");
-        assert_eq!(r.wrapped.len(), 1);
-        assert_eq!(r.wrapped[0].exception, "TypeError");
-        assert_eq!(r.wrapped[0].message, "'int' object is not iterable");
-    }
-
-    #[test]
-    fn dataloader_wrapper_gives_the_original() {
-        let text = "\
-Traceback (most recent call last):
-  File \"/tmp/x/snippet.py\", line 12, in <module>
-    for batch in loader:
-  File \"/usr/lib/python3/site-packages/torch/utils/data/dataloader.py\", line 1480, in _next_data
-    return self._process_data(data)
-RuntimeError: Caught RuntimeError in DataLoader worker process 0.
-Original Traceback (most recent call last):
-  File \"/usr/lib/python3/site-packages/torch/utils/data/_utils/worker.py\", line 349, in _worker_loop
-    data = fetcher.fetch(index)
-  File \"/tmp/x/snippet.py\", line 9, in __getitem__
-    return torch.full((4,), float(i), device=self.device)
-RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method
-
-";
-        let r = parse(text);
-        let f = r.final_error.unwrap();
-        assert_eq!(f.exception, "RuntimeError");
-        assert_eq!(
-            f.message,
-            "Caught RuntimeError in DataLoader worker process 0."
-        );
-        assert_eq!(r.wrapped.len(), 1);
-        assert!(r.wrapped[0]
-            .message
-            .starts_with("Cannot re-initialize CUDA"));
-        assert!(r.children.is_empty());
-    }
-
-    #[test]
-    fn child_traceback_while_parent_prints_on() {
-        let text = "\
-Process Process-2:
-Traceback (most recent call last):
-  File \"/usr/lib/python3.12/multiprocessing/process.py\", line 314, in _bootstrap
-    self.run()
-AttributeError: 'function' object has no attribute 'Empty'
-Results aggregated from queue: {0: [1.0]}
-";
-        let r = parse(text);
-        assert!(r.final_error.is_none());
-        assert_eq!(r.children.len(), 1);
-        assert_eq!(r.children[0].origin, "Process-2");
-        assert_eq!(r.children[0].exception, "AttributeError");
-        assert_eq!(
-            r.children[0].message,
-            "'function' object has no attribute 'Empty'"
-        );
-    }
-
-    #[test]
-    fn chained_exceptions_keep_the_last_and_spawn_wrapper_is_unwrapped() {
-        let text = "\
-Traceback (most recent call last):
-  File \"a.py\", line 1, in <module>
-KeyError: 'x'
-
-During handling of the above exception, another exception occurred:
-
-Traceback (most recent call last):
-  File \"a.py\", line 3, in <module>
-torch.multiprocessing.spawn.ProcessRaisedException: 
-
--- Process 0 terminated with the following error:
-Traceback (most recent call last):
-  File \"spawn.py\", line 90, in _wrap
-    fn(i, *args)
-ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable MASTER_ADDR expected, but not set
-";
-        let r = parse(text);
-        let f = r.final_error.unwrap();
-        assert_eq!(
-            f.exception,
-            "torch.multiprocessing.spawn.ProcessRaisedException"
-        );
-        assert_eq!(r.wrapped[0].exception, "ValueError");
-        assert!(r.wrapped[0].message.contains("MASTER_ADDR"));
-    }
-}
+mod tests;

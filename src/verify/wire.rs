@@ -3,6 +3,7 @@
 //! the host first, then each job's start and end as they happen. Over SSH they travel on the
 //! worker's stdin and stdout; under Slurm the plan is a file and each job's end a file of its own.
 
+use super::estimate::MemCap;
 use super::gpu::Host;
 use super::job::{Job, Ran};
 use super::options::GpuSelection;
@@ -16,6 +17,8 @@ use std::path::{Path, PathBuf};
 pub(crate) struct WorkPlan {
     pub sandbox: SandboxSpec,
     pub gpus: GpuSelection,
+    /// How much of each GPU the runs packed onto it may plan to use together.
+    pub cap: MemCap,
     /// The Python command, for the host's versions.
     pub python: Vec<String>,
     /// Runs at a time; `None`: the host's CPU count.
@@ -43,7 +46,12 @@ pub(crate) enum Message {
         id: usize,
         gpus: Vec<u32>,
         env: Environment,
+        peak_mib: Option<u64>,
         ran: Ran,
+    },
+    /// A run ran out of GPU memory beside others: it runs again on a GPU of its own.
+    Again {
+        id: usize,
     },
     /// The worker cannot run anything here (no bubblewrap, say); nothing follows.
     Fatal {

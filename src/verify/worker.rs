@@ -4,7 +4,7 @@
 //! to stdout as they happen, each job's end the moment it is known, so a connection that drops
 //! loses no finished run; when stdin closes (the session ended or was cancelled) every run is
 //! killed. Under Slurm (`item`) one array task runs one job of a plan file and writes its end
-//! to a file of its own, atomically.
+//! to a file of its own, atomically; before that, one job (`probe`) says what a node has.
 
 use super::execute::{self, Here};
 use super::gpu;
@@ -34,6 +34,7 @@ fn prepare(plan: &WorkPlan) -> std::result::Result<(Here, Message), String> {
             host,
             sandbox,
             jobs,
+            cap: plan.cap,
         },
         hello,
     ))
@@ -47,8 +48,10 @@ fn message(u: Update) -> Option<Message> {
             id: f.id,
             gpus: f.gpus,
             env: f.env,
+            peak_mib: f.peak_mib,
             ran: f.ran,
         }),
+        Update::Again { id } => Some(Message::Again { id }),
         _ => None,
     }
 }
@@ -140,6 +143,21 @@ pub fn item(plan: &Path, item: usize, out: &Path) -> Result<()> {
         }
     });
     crate::core::fs::write_atomic(&target, lines.as_bytes())
+}
+
+/// The Slurm probe: this node's `Host` message (its sandbox made, its GPUs those Slurm gave the
+/// job), or why it cannot run anything, written to the file `out`.
+pub fn probe(plan: &Path, out: &Path) -> Result<()> {
+    let text = std::fs::read_to_string(plan).at(plan)?;
+    let mut plan: WorkPlan = serde_json::from_str(&text)
+        .map_err(|e| Error::Other(format!("{}: not a work plan: {e}", plan.display())))?;
+    let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
+    plan.gpus = slurm_gpus(u32::from(visible.is_some()), visible.as_deref());
+    let said = match prepare(&plan) {
+        Ok((_, hello)) => hello,
+        Err(message) => Message::Fatal { message },
+    };
+    crate::core::fs::write_atomic(out, said.line().as_bytes())
 }
 
 /// The GPUs a Slurm task may use: none when it asked for none, else those Slurm made visible.

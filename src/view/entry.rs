@@ -1,24 +1,27 @@
-//! An entry page's view: its code blocks, its workarounds (ranked by success rate) and dead ends
-//! with their combined verdicts and the code examples elsewhere, the articles that discuss it,
-//! related entries, the verification summary, and every link touching it (for the JSON API).
+//! An entry page's view: its code blocks, its workarounds (what works here first, then by
+//! success rate) and dead ends with what their runs say and the code examples elsewhere, the
+//! articles that discuss it, related entries, the verification summary computed from its
+//! records, and every link touching it (for the JSON API).
 
+use super::evidence::{self, Evidence, Outcome};
 use super::{Example, Related, Resolver, SnippetView};
 use crate::core::model::{Article, Entry, Page};
 use crate::link::{Link, Node};
-use crate::records::{Status, Verdict};
+use crate::records::{Reading, Role};
 
 #[derive(Debug, Clone)]
 pub(crate) struct EntryView<'a> {
     pub entry: &'a Entry,
     /// Every code block of the entry, in order (index = `Snippet::index`).
     pub snippets: Vec<SnippetView<'a>>,
-    /// Best success rate first, then as numbered.
+    /// What works here first, then what works in some environments, what was not run, what
+    /// failed (`Evidence::rank`); within each, best success rate first, then as numbered.
     pub workarounds: Vec<FixView<'a>>,
     pub dead_ends: Vec<FixView<'a>>,
     /// Articles that discuss the entry, best first, with the link.
     pub discussed: Vec<(&'a Article, &'a Link)>,
     pub related: Vec<Related<'a>>,
-    pub verification: Option<Verification<'a>>,
+    pub verification: Option<Verification>,
     /// Every link with an end on the entry, in graph order.
     pub links: Vec<&'a Link>,
 }
@@ -36,19 +39,28 @@ pub(crate) struct FixView<'a> {
     pub reason: &'a str,
     /// Indices into the entry's code blocks.
     pub snippets: &'a [usize],
-    /// What its runnable code blocks' records say together (the most telling one), if it has any.
-    pub verdict: Option<Status<'a>>,
+    /// Whether it has runnable code at all.
+    pub has_code: bool,
+    /// What the runs of its runnable code blocks say together.
+    pub evidence: Evidence<'a>,
     pub examples: Vec<Example<'a>>,
 }
 
-/// How many of the entry's workarounds with runnable code their runs confirm.
-#[derive(Debug, Clone)]
-pub(crate) struct Verification<'a> {
-    pub confirmed: usize,
-    pub with_code: usize,
+/// What the entry's records say, for its Verification line.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Verification {
+    /// The machines whose runs of the entry's code are evidence, as readers name them.
+    pub machines: Vec<String>,
+    /// The newest of those runs (YYYY-MM-DD).
+    pub date: String,
     pub workarounds: usize,
-    /// The newest confirming run: its date and environment.
-    pub last: Option<(&'a str, String)>,
+    /// Workarounds whose runs all confirm them, and whose runs all contradict them.
+    pub works: usize,
+    pub failed: usize,
+    /// Numbers of the workarounds and dead ends whose environments disagree.
+    pub disagree: Vec<(Role, usize)>,
+    /// Each reading of the dead ends whose environments agree, with how many.
+    pub dead_ends: Vec<(Reading, usize)>,
 }
 
 impl<'a> Resolver<'a> {
@@ -64,12 +76,16 @@ impl<'a> Resolver<'a> {
                 detail: &w.detail,
                 reason: "",
                 snippets: &w.snippets,
-                verdict: combined(&snippets, &w.snippets),
+                has_code: has_code(&snippets, &w.snippets),
+                evidence: self.part_evidence(e, &w.snippets, Role::Workaround),
                 examples: self.examples(self.graph.snippets_for_workaround(&e.id, w.number), &e.id),
             })
             .collect();
-        workarounds.sort_by(|a, b| b.rate.cmp(&a.rate).then(a.number.cmp(&b.number)));
-        let dead_ends = e
+        workarounds.sort_by(|a, b| {
+            let rank = a.evidence.rank().cmp(&b.evidence.rank());
+            rank.then(b.rate.cmp(&a.rate)).then(a.number.cmp(&b.number))
+        });
+        let dead_ends: Vec<FixView<'a>> = e
             .dead_ends
             .iter()
             .map(|d| FixView {
@@ -79,7 +95,8 @@ impl<'a> Resolver<'a> {
                 detail: "",
                 reason: &d.reason,
                 snippets: &d.snippets,
-                verdict: combined(&snippets, &d.snippets),
+                has_code: has_code(&snippets, &d.snippets),
+                evidence: self.part_evidence(e, &d.snippets, Role::DeadEnd),
                 examples: self.examples(self.graph.snippets_for_dead_end(&e.id, d.number), &e.id),
             })
             .collect();
@@ -93,7 +110,7 @@ impl<'a> Resolver<'a> {
             .collect();
         EntryView {
             entry: e,
-            verification: verification(e, &snippets),
+            verification: verification(&snippets, &workarounds, &dead_ends),
             snippets,
             workarounds,
             dead_ends,
@@ -104,61 +121,45 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// The class a status shows with: its verdict's for a fresh record, muted otherwise.
-fn class(s: &Status<'_>) -> &'static str {
-    match s {
-        Status::Fresh(r) => r.verdict.class(),
-        Status::Stale(_) | Status::Missing => "muted",
-    }
+/// Whether any of the blocks `idx` is runnable.
+fn has_code(all: &[SnippetView<'_>], idx: &[usize]) -> bool {
+    idx.iter()
+        .filter_map(|&i| all.get(i))
+        .any(|v| v.snippet.run.is_some())
 }
 
-/// The most telling status of the runnable blocks `idx`: a finding against the text wins; a
-/// confirmation gives way to anything else.
-fn combined<'a>(all: &[SnippetView<'a>], idx: &[usize]) -> Option<Status<'a>> {
-    let mut pick: Option<Status<'a>> = None;
-    let runnable = idx.iter().filter_map(|&i| all.get(i));
-    for v in runnable.filter(|v| v.snippet.run.is_some()) {
-        let replace = match &pick {
-            None => true,
-            Some(p) => class(p) != "bad" && (class(&v.status) == "bad" || class(p) == "ok"),
-        };
-        if replace {
-            pick = Some(v.status.clone());
-        }
-    }
-    pick
-}
-
-/// How many workarounds with runnable code are confirmed by a run; None when none has any.
-fn verification<'a>(e: &'a Entry, snippets: &[SnippetView<'a>]) -> Option<Verification<'a>> {
+/// The entry's Verification line, from the runs of its code; None when none of them is evidence.
+fn verification(
+    snippets: &[SnippetView<'_>],
+    workarounds: &[FixView<'_>],
+    dead_ends: &[FixView<'_>],
+) -> Option<Verification> {
+    let runs = || snippets.iter().flat_map(|s| s.evidence.machines.iter());
+    let date = runs().map(|m| m.run.date.as_str()).max()?;
     let mut v = Verification {
-        confirmed: 0,
-        with_code: 0,
-        workarounds: e.workarounds.len(),
-        last: None,
+        machines: evidence::names(runs().map(|m| m.run)),
+        date: date.get(..10).unwrap_or(date).to_string(),
+        workarounds: workarounds.len(),
+        ..Default::default()
     };
-    for w in &e.workarounds {
-        let runs: Vec<&SnippetView<'a>> = w
-            .snippets
-            .iter()
-            .filter_map(|&i| snippets.get(i))
-            .filter(|s| s.snippet.run.is_some())
-            .collect();
-        if runs.is_empty() {
-            continue;
+    for w in workarounds {
+        match w.evidence.outcome {
+            Outcome::Agree(x) if x.is_finding() => v.failed += 1,
+            Outcome::Agree(crate::records::Verdict::Confirmed) => v.works += 1,
+            Outcome::Disagree => v.disagree.push((Role::Workaround, w.number)),
+            _ => {}
         }
-        v.with_code += 1;
-        // Up to the first block that is not confirmed: its workaround is not confirmed.
-        let ok = runs.iter().all(|s| match &s.status {
-            Status::Fresh(rec) if rec.verdict == Verdict::Confirmed => {
-                if v.last.as_ref().is_none_or(|(d, _)| rec.date.as_str() > *d) {
-                    v.last = Some((rec.date.as_str(), rec.env_summary()));
-                }
-                true
-            }
-            _ => false,
-        });
-        v.confirmed += usize::from(ok);
     }
-    (v.with_code > 0).then_some(v)
+    for d in dead_ends {
+        if d.evidence.outcome == Outcome::Disagree {
+            v.disagree.push((Role::DeadEnd, d.number));
+        }
+        if let Some(r) = d.evidence.reading() {
+            match v.dead_ends.iter_mut().find(|(x, _)| *x == r) {
+                Some((_, n)) => *n += 1,
+                None => v.dead_ends.push((r, 1)),
+            }
+        }
+    }
+    Some(v)
 }

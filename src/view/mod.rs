@@ -10,6 +10,7 @@
 
 pub(crate) mod article;
 pub(crate) mod entry;
+pub(crate) mod evidence;
 pub(crate) mod snippet;
 
 pub(crate) use article::ArticleView;

@@ -1,17 +1,21 @@
-//! A code block's view: its record status (the hash of its chain computed once) and the flags
-//! the link graph draws from it to other entries (the workaround it applies, the dead end it
-//! falls into).
+//! A code block's view: its record status (the hash of its chain computed once), what its
+//! runs say together in the words of its role (a workaround's code "works"), and the flags the
+//! link graph draws from it to other entries (the workaround it applies, the dead end it falls
+//! into), each with what that part's own runs say.
 
+use super::evidence::Evidence;
 use super::Resolver;
 use crate::core::model::{DeadEnd, Entry, Page, Snippet, Workaround};
 use crate::link::{Link, LinkKind, Node};
-use crate::records::Status;
+use crate::records::{Role, Status};
 
 #[derive(Debug, Clone)]
 pub(crate) struct SnippetView<'a> {
     pub snippet: &'a Snippet,
     /// Missing for a block that is not runnable.
     pub status: Status<'a>,
+    /// What its runs say together.
+    pub evidence: Evidence<'a>,
     pub flags: Vec<Flag<'a>>,
 }
 
@@ -22,6 +26,8 @@ pub(crate) struct Flag<'a> {
     pub entry: &'a Entry,
     pub number: usize,
     pub part: Part<'a>,
+    /// What the runs of that workaround's or dead end's own code on its entry say.
+    pub evidence: Evidence<'a>,
 }
 
 /// What the flag points at; `None` when the entry has no part with that number.
@@ -37,12 +43,29 @@ impl<'a> Resolver<'a> {
         let page_ref = page.reference();
         let all = page.snippets();
         all.iter()
-            .map(|s| SnippetView {
-                snippet: s,
-                status: self.records.status(&page_ref, all, s),
-                flags: self.flags(page, s),
+            .map(|s| {
+                let status = self.records.status(&page_ref, all, s);
+                let role = role_of(page, s.index);
+                SnippetView {
+                    snippet: s,
+                    evidence: Evidence::of(role, &[&status]),
+                    status,
+                    flags: self.flags(page, s),
+                }
             })
             .collect()
+    }
+
+    /// What the runs of the runnable blocks `idx` of entry `e` say, in the words of `role`.
+    pub(crate) fn part_evidence(&self, e: &'a Entry, idx: &[usize], role: Role) -> Evidence<'a> {
+        let page = Page::Entry(e).reference();
+        let statuses: Vec<Status<'a>> = idx
+            .iter()
+            .filter_map(|&i| e.snippets.get(i))
+            .filter(|s| s.run.is_some())
+            .map(|s| self.records.status(&page, &e.snippets, s))
+            .collect();
+        Evidence::of(role, &statuses.iter().collect::<Vec<_>>())
     }
 
     fn flags(&self, page: Page<'a>, s: &Snippet) -> Vec<Flag<'a>> {
@@ -61,12 +84,16 @@ impl<'a> Resolver<'a> {
             if matches!(page, Page::Entry(e) if e.id == entry.id) {
                 continue; // an entry's own code needs no flag pointing at itself
             }
-            let part = match link.kind {
+            let (part, code, role) = match link.kind {
                 LinkKind::DeadEnd => {
-                    Part::DeadEnd(entry.dead_ends.iter().find(|d| d.number == number))
+                    let d = entry.dead_ends.iter().find(|d| d.number == number);
+                    let code = d.map(|d| d.snippets.as_slice());
+                    (Part::DeadEnd(d), code, Role::DeadEnd)
                 }
                 LinkKind::Applies => {
-                    Part::Workaround(entry.workarounds.iter().find(|w| w.number == number))
+                    let w = entry.workarounds.iter().find(|w| w.number == number);
+                    let code = w.map(|w| w.snippets.as_slice());
+                    (Part::Workaround(w), code, Role::Workaround)
                 }
                 _ => continue,
             };
@@ -75,8 +102,23 @@ impl<'a> Resolver<'a> {
                 entry,
                 number,
                 part,
+                evidence: self.part_evidence(entry, code.unwrap_or_default(), role),
             });
         }
         out
+    }
+}
+
+/// What block `index` of `page` stands for: an entry's workaround or dead end code, or an example.
+fn role_of(page: Page<'_>, index: usize) -> Role {
+    let Page::Entry(e) = page else {
+        return Role::Example;
+    };
+    if e.workarounds.iter().any(|w| w.snippets.contains(&index)) {
+        Role::Workaround
+    } else if e.dead_ends.iter().any(|d| d.snippets.contains(&index)) {
+        Role::DeadEnd
+    } else {
+        Role::Example
     }
 }

@@ -38,10 +38,15 @@ fn new_error_then_check_is_clean() {
     assert!(text.contains("- **ID:** `cuda/out-of-memory`"), "{text}");
     assert!(text.contains("- **Domain:** cuda"), "{text}");
     assert!(err.contains("`errbook check` lists what is wrong"), "{err}");
+    // It checks clean of errors; what is still the template's text is a warning at its line.
     let (code, _, err) = errbook(t.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("check: ok, 0 warnings in 1 file (1 entry and 0 articles parsed)"),
+        err.contains("check: ok, 4 warnings in 1 file (1 entry and 0 articles parsed)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning[W-placeholder]: content/errors/cuda/out-of-memory.md:1:17: this is still the template's text"),
         "{err}"
     );
 }

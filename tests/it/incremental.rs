@@ -187,3 +187,52 @@ fn added_removed_and_broken_files() {
     assert!(!out.join("articles/new-one/index.html").exists());
     assert_same_as_full_build(site.path(), &out);
 }
+
+/// Break a file, then put back the bytes the last good build read: the update says the site
+/// is good again (serve clears its error overlay), and nothing is written. Then a rename: the
+/// page moves.
+#[test]
+fn break_then_undo_recovers_and_a_rename_moves_the_page() {
+    let site = site();
+    let out = site.path().join("book");
+    let opts = BuildOptions {
+        dest: out.clone(),
+        ..Default::default()
+    };
+    let (mut live, _, _) = Live::start(site.path(), &opts).unwrap();
+    let f = site
+        .path()
+        .join("content/errors/numpy/axis-out-of-bounds.md");
+    let good = std::fs::read(&f).unwrap();
+
+    std::fs::write(&f, "not an entry\n").unwrap();
+    assert!(live.update(std::slice::from_ref(&f)).is_err(), "broken");
+    std::fs::write(&f, &good).unwrap();
+    let (up, diags) = live.update(std::slice::from_ref(&f)).unwrap();
+    assert!(up.recovered, "back to the good bytes: {up:?}");
+    assert!(!diags.has_errors());
+    // A save without a change after a good state is no news.
+    let (up, _) = live.update(std::slice::from_ref(&f)).unwrap();
+    assert!(!up.recovered && up.rendered == 0, "{up:?}");
+    assert_same_as_full_build(site.path(), &out);
+
+    // Rename: the old file goes, the new one comes (its ID follows the path).
+    let moved = site
+        .path()
+        .join("content/errors/numpy/axis-out-of-range.md");
+    let text = String::from_utf8(good).unwrap();
+    std::fs::write(
+        &moved,
+        text.replace("numpy/axis-out-of-bounds", "numpy/axis-out-of-range"),
+    )
+    .unwrap();
+    std::fs::remove_file(&f).unwrap();
+    live.update(&[f.clone(), moved.clone()]).unwrap();
+    assert!(out
+        .join("errors/numpy/axis-out-of-range/index.html")
+        .is_file());
+    assert!(!out
+        .join("errors/numpy/axis-out-of-bounds/index.html")
+        .exists());
+    assert_same_as_full_build(site.path(), &out);
+}

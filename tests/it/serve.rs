@@ -169,3 +169,41 @@ fn bad_edit_keeps_the_old_site(base: &str, entry: &Path, src: &str, gen1: u64) {
         "previous build still served"
     );
 }
+
+#[test]
+fn bind_serves_on_another_address_and_warns() {
+    let site = copy_site();
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_errbook"))
+        .arg("--root")
+        .arg(site.path())
+        .args(["serve", "--bind", "0.0.0.0", "-p", &port.to_string()])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _server = Server(child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !seen.iter().any(|l: &String| l.starts_with("serving ")) {
+        seen.push(
+            rx.recv_timeout(deadline - Instant::now())
+                .expect("serve started"),
+        );
+    }
+    assert!(
+        seen.iter()
+            .any(|l| l.contains("warning: serving on 0.0.0.0")),
+        "{seen:?}"
+    );
+    let (status, body) = get(&format!("http://127.0.0.1:{port}/"));
+    assert_eq!(status, 200);
+    assert!(body.contains("<html"), "{body}");
+}

@@ -46,12 +46,25 @@ fn every_verdict_from_cpu_snippets() {
         "{stdout}"
     );
 
+    // A host without GPUs runs none of the GPU code, writes nothing for it, and says why.
+    assert!(
+        stdout.contains("cpu-claims#needs-gpu: not run here: needs 1 GPU, host has 0"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("skip   article/cpu-claims#needs-gpu: needs 1 GPU, host has 0"),
+        "{stderr}"
+    );
     let r = records(t.path());
+    assert!(
+        !r.contains_key("needs-gpu"),
+        "no record for what did not run"
+    );
     check_claims(&r);
     check_children(&r);
     check_limits(&r);
 
-    // Nothing runs again: every hash is recorded (the skip stays until a GPU host runs it).
+    // Nothing runs again: every hash is recorded for this environment.
     let again = errbook(t.path())
         .args([
             "verify",
@@ -65,11 +78,16 @@ fn every_verdict_from_cpu_snippets() {
         .unwrap();
     let err = String::from_utf8_lossy(&again.stderr);
     assert_eq!(again.status.code(), Some(0), "{err}");
-    assert!(err.contains("0 to run, 14 up to date, 0 to skip"), "{err}");
-    // And check is quiet about records.
+    assert!(err.contains("0 to run, 13 up to date, 1 to skip"), "{err}");
+    // And check says only that the GPU code was never run.
     let check = errbook(t.path()).arg("check").output().unwrap();
     let cerr = String::from_utf8_lossy(&check.stderr);
-    assert!(!cerr.contains("W-verify"), "{cerr}");
+    let warnings: Vec<&str> = cerr.lines().filter(|l| l.contains("W-verify")).collect();
+    assert_eq!(warnings.len(), 1, "{cerr}");
+    assert!(
+        cerr.contains("runnable code block `needs-gpu` has no verification record"),
+        "{cerr}"
+    );
 }
 
 /// Each claim's verdict, with the exception and exit status it rests on.
@@ -110,10 +128,6 @@ fn check_claims(r: &Records) {
         serde_json::json!(["base", "middle", "end"])
     );
     assert!(r["end"].1["log"].as_str().unwrap().contains("y is 42"));
-
-    let g = &r["needs-gpu"].1;
-    assert_eq!(g["verdict"], "skipped");
-    assert_eq!(g["skip_reason"], "needs 1 GPU, host has 0");
 }
 
 /// Crashed child processes make a run that exits 0 contradict "runs cleanly".
@@ -247,7 +261,14 @@ fn independent_runs_are_packed_onto_all_gpus() {
             .unwrap()
             .contains(&format!("visible {g}")));
     }
-    assert_eq!(r["too-many"].1["skip_reason"], "needs 3 GPUs, host has 2");
+    assert!(
+        !r.contains_key("too-many"),
+        "nothing written for what did not run"
+    );
+    assert!(
+        err.contains("skip   article/two-gpus#too-many: needs 3 GPUs, host has 2"),
+        "{err}"
+    );
     // a and b ran at the same time.
     let rep: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let slot = |id: &str| {
@@ -275,12 +296,15 @@ fn stray_json_files_beside_the_records_are_left_alone() {
     let t = fixture("cpu");
     let dir = t.path().join("verify/articles/cpu-claims");
     std::fs::create_dir_all(&dir).unwrap();
+    let odd_folder = dir.join("clean.notahash");
+    std::fs::create_dir_all(&odd_folder).unwrap();
     let stray = [
         (
             dir.join("clean.json"),
             "{\"note\": \"not a record of clean\"}\n",
         ),
         (dir.join(".json"), "not even JSON\n"),
+        (odd_folder.join("x.json"), "{}\n"),
     ];
     for (path, text) in &stray {
         std::fs::write(path, text).unwrap();
@@ -309,15 +333,19 @@ fn stray_json_files_beside_the_records_are_left_alone() {
             path.display()
         );
     }
-    // The run's own record was written beside them.
+    // The run's own record was written beside them, in a folder of its snippet and hash.
     let written: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("clean.") && n != "clean.json")
+        .filter(|n| n.starts_with("clean.") && n != "clean.json" && n != "clean.notahash")
         .collect();
     assert_eq!(written.len(), 1, "{written:?}");
-    let rec: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(&written[0])).unwrap()).unwrap();
+    let runs: Vec<PathBuf> = std::fs::read_dir(dir.join(&written[0]))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 1, "one environment: {runs:?}");
+    let rec: Value = serde_json::from_str(&std::fs::read_to_string(&runs[0]).unwrap()).unwrap();
     assert_eq!(rec["snippet"], "clean");
     assert_eq!(rec["verdict"], "confirmed");
 }
@@ -355,7 +383,8 @@ fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains("0 to run, 1 up to date, 0 to skip"), "{err}");
+    assert!(err.contains("0 to run, 0 up to date, 1 to skip"), "{err}");
+    assert!(err.contains("needs 2 GPUs, host has 0"), "{err}");
     assert_eq!(records(t.path()), before, "the real record stays as it was");
 }
 

@@ -1,16 +1,35 @@
-//! `errbook check`: run load, parse and link, print every diagnostic compiler-style to stderr and
-//! a summary line, write nothing. Exit 1 when there are errors (warnings do not fail), 0 otherwise.
+//! `errbook check`: run load, parse and link, print every diagnostic (compiler-style on stderr,
+//! or as JSON or GitHub annotations on stdout) and a summary line, write nothing. Exit 1 when
+//! there are errors (or, with `--strict`, warnings), 0 otherwise.
 
-use errbook::Config;
-use errbook::Result;
+mod format;
+mod summary;
 
+use errbook::{Code, Config, Diagnostic, Diagnostics, Result};
+use format::{Counts, Format};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-mod summary;
 use summary::{status, summary};
 
-pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// List the inferred links of these files with their evidence.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    links: Vec<PathBuf>,
+    /// How to print the diagnostics: like a compiler (stderr), JSON or GitHub annotations
+    /// (stdout).
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Fail on warnings too.
+    #[arg(long)]
+    strict: bool,
+    /// Also fetch every link out of the catalog (answers are cached a day in
+    /// .errbook-cache/links.json).
+    #[arg(long)]
+    external: bool,
+}
+
+pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
         return Err(errbook::Error::Other(format!(
             "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
@@ -22,25 +41,51 @@ pub(crate) fn run(root: &Path, links_of: &[PathBuf]) -> Result<ExitCode> {
     let cfg = match Config::load(root) {
         Ok(c) => c,
         Err(e @ errbook::Error::Config { .. }) => {
-            eprintln!("error[E-config]: {e}");
+            let mut diags = Diagnostics::default();
+            diags.push(Diagnostic::file(
+                Code::Config,
+                Path::new("book.toml"),
+                e.to_string(),
+            ));
+            let counts = Counts {
+                files: 0,
+                entries: 0,
+                articles: 0,
+            };
+            print(&diags, &counts, args.format, true);
             eprintln!("check: 1 error in book.toml; the content was not checked");
             return Ok(ExitCode::from(1));
         }
         Err(e) => return Err(e),
     };
-    let state = errbook::site::check(root, &cfg)?;
-    super::print_diagnostics(&state.diags);
-    for f in links_of {
+    let mut state = errbook::site::check(root, &cfg)?;
+    if args.external {
+        let opts = errbook::site::ExternalOptions {
+            cache: Some(root.join(".errbook-cache/links.json")),
+            ..Default::default()
+        };
+        let found = errbook::site::check_external(&state, &opts);
+        state.diags.extend(found);
+        state.diags.sort();
+    }
+    let failed = status(&state.diags, args.strict) != 0;
+    let counts = Counts {
+        files: state.files.len(),
+        entries: state.catalog.entries.len(),
+        articles: state.catalog.articles.len(),
+    };
+    print(&state.diags, &counts, args.format, failed);
+    for f in &args.links {
         print!("{}", errbook::site::explain_links(&state, f));
     }
-    eprintln!(
-        "{}",
-        summary(
-            &state.diags,
-            state.files.len(),
-            state.catalog.entries.len(),
-            state.catalog.articles.len()
-        )
-    );
-    Ok(ExitCode::from(status(&state.diags)))
+    eprintln!("{}", summary(&state.diags, &counts));
+    Ok(ExitCode::from(status(&state.diags, args.strict)))
+}
+
+fn print(diags: &Diagnostics, counts: &Counts, format: Format, failed: bool) {
+    match format {
+        Format::Human => super::print_diagnostics(diags),
+        Format::Json => println!("{}", format::json(diags, counts, failed)),
+        Format::Github => print!("{}", format::github(diags)),
+    }
 }

@@ -53,6 +53,15 @@ pub(crate) struct Args {
     /// Delete records that match no runnable snippet any more.
     #[arg(long)]
     pub prune: bool,
+    /// Read the records' findings again from their logs with this errbook's traceback reader
+    /// (records whose log is whole; nothing runs again for it).
+    #[arg(long)]
+    pub reread: bool,
+    /// How much of each GPU's memory the runs packed onto it may plan to use together: a share
+    /// (`90%`), an amount (`60GiB`), or `0` for one run per GPU (default: book.toml's
+    /// `verify.gpu_mem_cap`, itself 90%).
+    #[arg(long, value_name = "CAP")]
+    pub gpu_mem_cap: Option<String>,
     /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -98,6 +107,8 @@ impl Args {
             },
             log_bytes: self.log_bytes,
             prune: self.prune,
+            reread: self.reread,
+            gpu_mem_cap: self.gpu_mem_cap.map(|c| c.parse()).transpose()?,
             report: self.report,
             ..Options::default()
         })

@@ -1,5 +1,6 @@
 //! `errbook verify`'s plan, as the session reports it before anything runs: the one-line
-//! overview (counts, host, GPUs, Python, PyTorch, runs at a time) and the dry run's list.
+//! overview (counts, host, GPUs, Python, PyTorch, runs at a time), what this host skips and
+//! why, and the dry run's list.
 
 use errbook::verify::{Action, Plan};
 
@@ -46,10 +47,24 @@ pub(super) fn line(plan: &Plan) -> String {
     }
 }
 
-/// The dry run: one line per unit with its action, needs and claim (stdout).
+/// What this host cannot run, and why (stderr; nothing is written for these).
+pub(super) fn skips(plan: &Plan) {
+    for (u, a) in plan.units.iter().zip(&plan.actions) {
+        if let Action::Skip(reason) = a {
+            eprintln!("  skip   {}: {reason}", u.name());
+        }
+    }
+}
+
+/// The dry run: one line per unit with its action, needs and claim (stdout); the reasons for
+/// skips were printed with the plan.
 pub(super) fn list(plan: &Plan) {
     for (u, a) in plan.units.iter().zip(&plan.actions) {
-        let (what, name, s) = (a.describe(), u.name(), &u.spec);
+        let what = match a {
+            Action::Skip(_) => "skip".to_string(),
+            other => other.describe(),
+        };
+        let (name, s) = (u.name(), &u.spec);
         let claim = s.claim.describe();
         let line = format!(
             "{what:<12} {name}  [{} GPU, {} s]  {claim}",

@@ -83,9 +83,37 @@ impl Progress for Printer {
     fn event(&mut self, event: Event<'_>) {
         match event {
             Event::Warning(w) => self.say(format!("warning: {}", clean(w))),
+            Event::Note(n) => self.say(format!("verify: {}", clean(n))),
+            Event::Moved { from, to: Some(to) } => {
+                eprintln!("moved {} -> {}", from.display(), to.display())
+            }
+            Event::Moved { from, to: None } => eprintln!("removed {}", from.display()),
+            Event::MoveDone(n) => eprintln!(
+                "verify: {n} record(s) moved to the per-environment layout (commit the move)"
+            ),
+            Event::Reread { path, record } => eprintln!(
+                "{}",
+                clean(&format!("reread {}: {}", path.display(), record.finding))
+            ),
+            Event::RereadDone(n) => eprintln!("verify: {n} record(s) read again from their logs"),
             Event::Pruned(path) => eprintln!("pruned {}", clean(&path.display().to_string())),
             Event::PruneDone(n) => eprintln!("verify: pruned {n} record(s)"),
-            Event::Planned(p) => eprintln!("{}", clean(&plan::line(p))),
+            Event::Planned(p) => {
+                eprintln!("{}", clean(&plan::line(p)));
+                plan::skips(p);
+            }
+            Event::Again { name } => self.say(clean(&format!(
+                "  again  {name}: ran out of GPU memory beside other runs; runs again on a GPU of its own"
+            )).into_owned()),
+            Event::Kept { name, record } => self.say(clean(&format!(
+                "  kept   {name}: the recorded run stands ({} is not written over it)",
+                record.verdict.word()
+            )).into_owned()),
+            Event::Cancelled { name } => {
+                self.runs.remove(name);
+                self.show();
+                self.say(clean(&format!("  stop   {name}: cancelled, nothing recorded")).into_owned());
+            }
             Event::Running(n) => self.bar = Some(bar(n)),
             Event::Queued { name, place } => self.set(name, State::Queued, place),
             Event::Pending {

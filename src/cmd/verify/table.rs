@@ -3,9 +3,7 @@
 //! from snippets and runs goes through `text::clean`.
 
 use super::text::clean;
-use errbook::verify::Summary;
-use errbook::verify::UP_TO_DATE;
-use errbook::Verdict;
+use errbook::verify::{Action, Summary, CANCELLED, SKIPPED, UP_TO_DATE};
 
 /// A row per unit (verdict, snippet, claim, time), each finding's sentence, the counts.
 pub(super) fn summary(s: &Summary) {
@@ -15,14 +13,14 @@ pub(super) fn summary(s: &Summary) {
     }
     let mut rows: Vec<[String; 4]> =
         vec![["VERDICT", "SNIPPET", "CLAIM", "TIME"].map(String::from)];
-    for (u, rec) in s.results() {
-        let verdict = rec.map_or(UP_TO_DATE, |r| r.verdict.as_str());
-        let time = match rec {
-            Some(r) if r.verdict != Verdict::Skipped => {
-                format!("{:.1} s", r.duration_s)
-            }
-            _ => "-".to_string(),
+    for (i, ((u, rec), a)) in s.results().zip(&s.plan.actions).enumerate() {
+        let verdict = match (rec, a) {
+            (Some(r), _) => r.verdict.as_str(),
+            (None, Action::Skip(_)) => SKIPPED,
+            (None, _) if s.cancelled.contains(&i) => CANCELLED,
+            (None, _) => UP_TO_DATE,
         };
+        let time = rec.map_or("-".to_string(), |r| format!("{:.1} s", r.duration_s));
         rows.push([verdict.to_string(), u.name(), u.spec.claim.describe(), time]);
     }
     let width = |c: usize| {
@@ -38,10 +36,21 @@ pub(super) fn summary(s: &Summary) {
         let line = format!("{}  {:>w3$}", cells.join("  "), r[3], w3 = w[3]);
         println!("{}", clean(&line));
     }
-    for (u, r) in s.results().filter_map(|(u, r)| Some((u, r?))) {
-        if r.verdict != Verdict::Confirmed {
+    for d in &s.done {
+        let (u, r) = (&s.plan.units[d.unit], &d.record);
+        if d.kept {
+            let line = format!(
+                "  {}: {} (not written: the recorded run stands)",
+                u.name(),
+                r.finding
+            );
+            println!("{}", clean(&line));
+        } else if r.verdict != errbook::Verdict::Confirmed {
             println!("{}", clean(&format!("  {}: {}", u.name(), r.finding)));
         }
+    }
+    for (u, reason) in s.skipped() {
+        println!("{}", clean(&format!("  {}: not run here: {reason}", u.name())));
     }
     let parts: Vec<String> = s.counts().iter().map(|(k, v)| format!("{v} {k}")).collect();
     println!("verify: {}", parts.join(", "));
@@ -58,10 +67,18 @@ pub(super) fn packing(s: &Summary) {
         "verify: {} run(s) in {wall:.1} s wall clock ({busy:.1} s of runs, {parallel:.1}\u{d7} in parallel)",
         s.timeline.len()
     );
+    eprintln!(
+        "verify: longest run {:.1} s; at most {} run(s) at once on one GPU",
+        s.longest_s(),
+        s.most_at_once_on_a_gpu()
+    );
     for g in s.plan.host.gpu_ids() {
         let on = s.on_gpu(g).into_iter().map(|slot| {
             let name = s.plan.units[slot.job].name();
-            format!("{name} [{:.0}-{:.0} s]", slot.start_s, slot.end_s)
+            format!(
+                "{name} [{:.1}-{:.1} s, {} MiB planned]",
+                slot.start_s, slot.end_s, slot.mem_mib
+            )
         });
         eprintln!(
             "{}",

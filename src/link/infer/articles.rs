@@ -7,7 +7,7 @@ use super::round2;
 use crate::core::model::{Article, Catalog, Entry, Page, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
 use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal};
-use crate::records::{Record, RecordSet, Status};
+use crate::records::{Record, RecordSet};
 use std::collections::HashMap;
 
 /// A trigram shared by more templates than this says nothing about which one is meant.
@@ -473,7 +473,9 @@ pub(crate) fn recorded_errors<'a>(
     let page = Page::Article(a).reference();
     let mut out = Vec::new();
     for s in &a.snippets {
-        if let Status::Fresh(r) = rs.status(&page, &a.snippets, s) {
+        let status = rs.status(&page, &a.snippets, s);
+        // What the machine did (an environment error) says nothing about the article's errors.
+        for r in status.fresh().iter().filter(|r| r.verdict.is_evidence()) {
             out.extend(record_messages(r).into_iter().map(|m| (s, m)));
         }
     }

@@ -11,7 +11,7 @@ use crate::core::model::{Catalog, Claim, PageKind, PageRef, Snippet};
 use crate::link::code::{self, CodeTok};
 use crate::link::text;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
-use crate::records::{RecordSet, Status};
+use crate::records::RecordSet;
 
 /// Words in a snippet's label that mark it as the wrong way.
 const NEGATIVE_LABEL: &[&str] = &[
@@ -146,15 +146,17 @@ fn ran_into(
     s: &Snippet,
     records: Option<&RecordSet>,
 ) -> Option<Evidence> {
-    let rs = records?;
-    let Status::Fresh(r) = rs.status(page, snippets, s) else {
-        return None;
-    };
+    let status = records?.status(page, snippets, s);
     let want = headline(e);
     if want.len() < 4 {
         return None;
     }
-    for m in super::articles::record_messages(r) {
+    let runs = status.fresh().iter().filter(|r| r.verdict.is_evidence());
+    for (r, m) in runs.flat_map(|r| {
+        super::articles::record_messages(r)
+            .into_iter()
+            .map(move |m| (r, m))
+    }) {
         let have = text::words_of(&m);
         if have.windows(want.len()).any(|w| w == want.as_slice()) {
             return Some(Evidence {

@@ -28,7 +28,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-pub(crate) const FRONT_KEYS: &[&str] = &["aliases", "tags", "related", "links"];
+pub(crate) const FRONT_KEYS: &[&str] = &["aliases", "tags", "related", "links", "draft"];
 
 /// What the readers of one entry share: where diagnostics go, and the entry's code blocks.
 struct Ctx<'a> {
@@ -112,6 +112,7 @@ struct Front {
     tags: Vec<String>,
     related: Vec<String>,
     links: LinkOverrides,
+    draft: bool,
 }
 
 fn read_front(fm: Option<&FrontMatter>, diags: &mut Diagnostics) -> Front {
@@ -124,6 +125,7 @@ fn read_front(fm: Option<&FrontMatter>, diags: &mut Diagnostics) -> Front {
         tags: fm.str_list("tags", diags),
         related: fm.str_list("related", diags),
         links: fm.links(diags),
+        draft: fm.flag("draft", diags),
     }
 }
 
@@ -170,6 +172,7 @@ pub(crate) fn parse(
         tags: front.tags,
         related: front.related,
         links: front.links,
+        draft: front.draft,
         snippets: Vec::new(),
     };
     sections::read(&mut cx, it, &mut entry, &title_at);

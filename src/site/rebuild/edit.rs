@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 pub(super) struct Edit {
     old_graph: Graph,
     old_files: Vec<SourceFile>,
+    old_unparsed: Vec<crate::core::model::PageRef>,
     /// What the catalog lost and gained, to put it back.
     removed_entries: Vec<Entry>,
     removed_articles: Vec<Article>,
@@ -39,6 +40,7 @@ impl Edit {
         Edit {
             old_graph: std::mem::take(&mut next.graph),
             old_files: next.files.clone(),
+            old_unparsed: next.catalog.unparsed.clone(),
             removed_entries: Vec::new(),
             removed_articles: Vec::new(),
             added_entries: Vec::new(),
@@ -59,6 +61,7 @@ impl Edit {
         root: &Path,
         path: &Path,
         timeout: u64,
+        drafts: bool,
     ) -> Result<()> {
         self.forget(next, path);
         if !root.join(path).is_file() {
@@ -79,9 +82,15 @@ impl Edit {
         let (parsed, d) = crate::parse::parse_file(&file, timeout);
         let mut d = d.items;
         match parsed {
+            // A draft left out of the site is read (its diagnostics count), not shown.
+            Parsed::Entry(e) if e.draft && !drafts => {}
+            Parsed::Article(a) if a.draft && !drafts => {}
             Parsed::Entry(e) => self.add_entry(next, *e, &file, &mut d),
             Parsed::Article(a) => self.add_article(next, *a, &file, &mut d),
-            Parsed::Failed => {}
+            Parsed::Failed => next
+                .catalog
+                .unparsed
+                .extend(crate::parse::page_of_path(&file)),
         }
         self.file_diags.insert(path.to_path_buf(), d);
         let at = next.files.partition_point(|f| f.path < file.path);
@@ -91,7 +100,10 @@ impl Edit {
 
     fn forget(&mut self, next: &mut Analysis, path: &Path) {
         if let Some(i) = next.files.iter().position(|f| f.path == path) {
-            next.files.remove(i);
+            let f = next.files.remove(i);
+            if let Some(p) = crate::parse::page_of_path(&f) {
+                next.catalog.unparsed.retain(|u| *u != p);
+            }
         }
         self.file_diags.remove(path);
         let cat = &mut next.catalog;
@@ -229,6 +241,7 @@ impl Edit {
         cat.sort();
         a.graph = self.old_graph;
         a.files = self.old_files;
+        a.catalog.unparsed = self.old_unparsed;
         a
     }
 }

@@ -33,6 +33,9 @@ pub struct Update {
     /// Of those, the ones whose bytes changed and were written.
     pub written: Vec<String>,
     pub full: bool,
+    /// The files of a failed update are back to what the last good build read: nothing to
+    /// render, but the site is good again (serve clears the error it shows).
+    pub recovered: bool,
     pub millis: u128,
 }
 
@@ -88,6 +91,7 @@ impl Live {
         early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
         let started = Instant::now();
+        let was_failing = !self.pending.is_empty();
         let mut rel: Vec<PathBuf> = std::mem::take(&mut self.pending);
         rel.extend(changed.iter().map(|p| {
             let p = p.strip_prefix(&self.root).unwrap_or(p);
@@ -98,7 +102,11 @@ impl Live {
         // Folders (their files report for themselves) and files saved without a change.
         rel.retain(|p| !self.root.join(p).is_dir() && !self.unchanged(p));
         if rel.is_empty() {
-            return Ok((Update::default(), self.analysis.diags.clone()));
+            let up = Update {
+                recovered: was_failing,
+                ..Update::default()
+            };
+            return Ok((up, self.analysis.diags.clone()));
         }
         let result = self.update_rel(&rel, started, early);
         if result.is_err() {
@@ -136,6 +144,7 @@ impl Live {
                 rendered: report.files_written,
                 written: Vec::new(),
                 full: true,
+                recovered: false,
                 millis: started.elapsed().as_millis(),
             };
             return Ok((up, diags));
@@ -156,8 +165,13 @@ impl Live {
         let mut next = std::mem::take(&mut self.analysis);
         let mut edit = Edit::new(&mut next, self.file_diags.clone());
         for path in rel {
-            if let Err(e) = edit.apply_file(&mut next, &self.root, path, self.cfg.verify.timeout_s)
-            {
+            if let Err(e) = edit.apply_file(
+                &mut next,
+                &self.root,
+                path,
+                self.cfg.verify.timeout_s,
+                self.opts.drafts,
+            ) {
                 self.analysis = edit.revert(next);
                 return Err(e);
             }

@@ -147,6 +147,7 @@ impl Live {
             rendered: out.len(),
             written,
             full: false,
+            recovered: false,
             millis: 0,
         })
     }

@@ -98,11 +98,14 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
         (Some(c), None) if sb.contained() && (129..=192).contains(&c) => (None, Some(c - 128)),
         other => other,
     };
+    // A limit stopped the run when it failed or ran out of time at it; a run that met one and
+    // coped is judged like any other.
+    let stopped = timed_out || exit_status != Some(0) || signal.is_some();
     Ok(Output {
         exit_status,
         signal: if timed_out { None } else { signal },
         timed_out,
-        limit: hit.map(|h| match h {
+        limit: hit.filter(|_| stopped).map(|h| match h {
             Hit::Memory => format!("memory ({} MiB)", sb.memory_mib()),
             Hit::Tasks => format!("tasks ({})", sb.tasks()),
         }),

@@ -8,6 +8,7 @@
 //! NODE_FAIL and PREEMPTED tried again (twice), anything else a run that could not happen.
 //! Ctrl-C cancels the arrays (scancel). Records name the job and the node.
 
+mod probe;
 mod queue;
 mod submit;
 
@@ -41,8 +42,8 @@ pub(crate) struct Slurm {
     /// errbook's binary for the nodes, and its cache key.
     binary: (PathBuf, String),
     template: WorkPlan,
-    /// GPUs per node at most (sinfo); `None`: unknown.
-    gpus: Option<u32>,
+    /// GPUs per node at most (sinfo).
+    gpus: u32,
     host: Host,
     poll: Duration,
 }
@@ -51,9 +52,9 @@ impl Slurm {
     /// Check Slurm's commands are here and read what the partition's nodes offer.
     pub(crate) fn prepare(
         root: &Path,
-        cfg: &Config,
-        opts: &Options,
+        (cfg, opts): (&Config, &Options),
         template: WorkPlan,
+        said: &mut dyn FnMut(&str),
     ) -> Result<Slurm> {
         let c = &cfg.verify.slurm;
         let o = &opts.slurm;
@@ -86,12 +87,15 @@ impl Slurm {
         let binary = errbook_binary(c.errbook.as_deref()).map_err(Error::Other)?;
         // `--gpus none` holds on a cluster too: GPU runs are skipped.
         let gpus = match opts.gpus {
-            GpuSelection::None => Some(0),
-            _ => queue::gpus_per_node(settings.partition.as_deref()),
+            GpuSelection::None => 0,
+            _ => queue::gpus_per_node(settings.partition.as_deref()).unwrap_or(0),
         };
-        let mut host = Host::default();
-        host.env.host = "slurm".into();
         let poll = Duration::from_secs_f64(c.poll_s.unwrap_or(5.0).clamp(0.1, 600.0));
+        let exe = submit::install(&shared, &binary.0, &binary.1)
+            .map_err(|e| Error::Other(format!("{}: {e}", shared.display())))?;
+        let ask = (&settings, shared.as_path(), exe.as_path());
+        let host = probe::ask(ask, &template, gpus, poll, &opts.cancel, said)
+            .map_err(|e| Error::Other(format!("--runner slurm: a node cannot run snippets: {e}")))?;
         Ok(Slurm {
             settings,
             shared,
@@ -108,18 +112,13 @@ impl Backend for Slurm {
     fn host(&self) -> &Host {
         &self.host
     }
-    fn max_gpus(&self) -> u32 {
-        self.gpus.unwrap_or(u32::MAX)
-    }
     fn jobs(&self) -> usize {
         0
     }
     fn describe(&self) -> String {
         let part = self.settings.partition.as_deref().unwrap_or("default");
-        match self.gpus {
-            Some(n) => format!("slurm (partition {part}, up to {n} GPUs a node)"),
-            None => format!("slurm (partition {part})"),
-        }
+        let n = self.gpus;
+        format!("slurm (partition {part}, up to {n} GPUs a node)")
     }
     fn warnings(&self) -> Vec<String> {
         Vec::new()
@@ -161,6 +160,7 @@ fn lost(id: usize, ran: Ran) -> Finished {
         runner: "slurm".into(),
         gpus: Vec::new(),
         env: Default::default(),
+        peak_mib: None,
         ran,
     }
 }
@@ -279,7 +279,7 @@ impl Watch<'_, '_> {
                 continue;
             };
             let mut node = String::new();
-            let mut ran = None;
+            let mut ended: Option<Finished> = None;
             for m in text
                 .lines()
                 .filter_map(|l| serde_json::from_str::<Message>(l).ok())
@@ -287,20 +287,29 @@ impl Watch<'_, '_> {
                 match m {
                     Message::Host { host, .. } => node = host.env.host,
                     Message::Finished {
-                        gpus, env, ran: r, ..
-                    } => ran = Some((gpus, env, r)),
-                    Message::Fatal { message } => {
-                        ran = Some((Vec::new(), Default::default(), Ran::Failed(message)))
+                        gpus,
+                        env,
+                        peak_mib,
+                        ran,
+                        ..
+                    } => {
+                        ended = Some(Finished {
+                            gpus,
+                            env,
+                            peak_mib,
+                            ..lost(0, ran)
+                        })
                     }
-                    Message::Started { .. } => {}
+                    Message::Fatal { message } => ended = Some(lost(0, Ran::Failed(message))),
+                    Message::Started { .. } | Message::Again { .. } => {}
                 }
             }
-            if let Some((gpus, env, r)) = ran {
+            if let Some(f) = ended {
                 let runner = format!("slurm job {name} on {node}");
-                if matches!(r, Ran::Failed(_)) {
+                if matches!(f.ran, Ran::Failed(_)) {
                     self.failed = true;
                 }
-                self.finish(&name, runner, gpus, env, r);
+                self.finish(&name, Finished { runner, ..f });
             }
         }
     }
@@ -372,7 +381,7 @@ impl Watch<'_, '_> {
             self.failed = true;
         }
         let runner = format!("slurm job {name} on {node}");
-        self.finish(name, runner, Vec::new(), Default::default(), ran);
+        self.finish(name, Finished { runner, ..lost(0, ran) });
     }
 
     /// Submit the task's job again, alone, unless it has had its tries.
@@ -404,29 +413,17 @@ impl Watch<'_, '_> {
         self.submit(again, t.try_no + 1);
     }
 
-    fn finish(
-        &mut self,
-        name: &str,
-        runner: String,
-        gpus: Vec<u32>,
-        env: crate::records::Environment,
-        ran: Ran,
-    ) {
+    /// The task's end, told: `f` with the task's job id.
+    fn finish(&mut self, name: &str, f: Finished) {
         if let Some(t) = self.tasks.remove(name) {
-            let f = Finished {
-                id: t.job.id,
-                runner,
-                gpus,
-                env,
-                ran,
-            };
+            let f = Finished { id: t.job.id, ..f };
             (self.sink)(Update::Finished(Box::new(f)));
         }
     }
 
     fn end(&mut self, name: &str, ran: Ran, node: Option<&str>) {
         let runner = format!("slurm job {name} on {}", node.unwrap_or("?"));
-        self.finish(name, runner, Vec::new(), Default::default(), ran);
+        self.finish(name, Finished { runner, ..lost(0, ran) });
     }
 
     /// The last lines of the task's Slurm log, for messages.

@@ -65,10 +65,21 @@ pub(super) fn sbatch_args(s: &Settings, a: &Array, n: usize, dir: &Path) -> Vec<
         // errbook retries a failed node or a preemption itself, and says so.
         "--no-requeue".to_string(),
     ];
-    if a.gpus > 0 {
+    v.extend(resources(s, a.gpus));
+    v.push(dir.join("job.sh").display().to_string());
+    v.push(plan_path(dir, n).display().to_string());
+    v.push(results(dir, n).display().to_string());
+    v
+}
+
+/// What a job asks of Slurm beyond its shape: `gpus` GPUs, the partition, account, QOS and the
+/// configured flags.
+pub(super) fn resources(s: &Settings, gpus: u32) -> Vec<String> {
+    let mut v = Vec::new();
+    if gpus > 0 {
         v.push(match s.gpu_flag.as_str() {
-            "gpus" => format!("--gpus={}", a.gpus),
-            _ => format!("--gres=gpu:{}", a.gpus),
+            "gpus" => format!("--gpus={gpus}"),
+            _ => format!("--gres=gpu:{gpus}"),
         });
     }
     for (flag, value) in [
@@ -81,9 +92,6 @@ pub(super) fn sbatch_args(s: &Settings, a: &Array, n: usize, dir: &Path) -> Vec<
         }
     }
     v.extend(s.flags.iter().cloned());
-    v.push(dir.join("job.sh").display().to_string());
-    v.push(plan_path(dir, n).display().to_string());
-    v.push(results(dir, n).display().to_string());
     v
 }
 
@@ -96,13 +104,12 @@ pub(super) fn results(dir: &Path, n: usize) -> PathBuf {
     dir.join("results").join(n.to_string())
 }
 
-fn sh_quote(p: &Path) -> String {
+pub(super) fn sh_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
 
-/// Make the session's folder in `shared`: errbook copied (once per build) and the job script.
-/// Private: plan files hold the values of passed variables.
-pub(super) fn session_dir(shared: &Path, binary: &Path, key: &str) -> std::io::Result<PathBuf> {
+/// errbook copied into `shared` (once per build: `key`), for the nodes; its path there.
+pub(super) fn install(shared: &Path, binary: &Path, key: &str) -> std::io::Result<PathBuf> {
     let bin_dir = shared.join("bin").join(key);
     let exe = bin_dir.join("errbook");
     if !exe.is_file() {
@@ -112,10 +119,24 @@ pub(super) fn session_dir(shared: &Path, binary: &Path, key: &str) -> std::io::R
         std::fs::set_permissions(&part, std::fs::Permissions::from_mode(0o755))?;
         std::fs::rename(&part, &exe)?;
     }
+    Ok(exe)
+}
+
+/// A private folder of this session in `shared`, named `<what>-<time>-<pid>`.
+pub(super) fn private_dir(shared: &Path, what: &str) -> std::io::Result<PathBuf> {
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
-    let dir = shared.join(format!("{stamp}-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("logs"))?;
+    let dir = shared.join(format!("{what}{stamp}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+    Ok(dir)
+}
+
+/// Make the session's folder in `shared`: errbook copied (once per build) and the job script.
+/// Private: plan files hold the values of passed variables.
+pub(super) fn session_dir(shared: &Path, binary: &Path, key: &str) -> std::io::Result<PathBuf> {
+    let exe = install(shared, binary, key)?;
+    let dir = private_dir(shared, "")?;
+    std::fs::create_dir_all(dir.join("logs"))?;
     let script = format!(
         "#!/bin/sh\n# errbook verify: array task $SLURM_ARRAY_TASK_ID runs that job of the plan $1,\n# sandboxed, and writes its end into the folder $2.\nexec {} verify-worker --plan \"$1\" --item \"$SLURM_ARRAY_TASK_ID\" --out \"$2\"\n",
         sh_quote(&exe)
@@ -171,6 +192,8 @@ mod tests {
         Job {
             id,
             gpus,
+            mem_mib: 0,
+            expect_s: 0.0,
             name: format!("j{id}"),
             request: Request {
                 program: String::new(),

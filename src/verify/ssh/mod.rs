@@ -33,7 +33,8 @@ struct Remote {
     exe: String,
     host: Host,
     jobs: usize,
-    sandbox: String,
+    /// What the host said about its sandbox (no cgroup there, running as root).
+    warnings: Vec<String>,
 }
 
 impl Remote {
@@ -133,14 +134,14 @@ fn reach(
         Some(Ok(Message::Host {
             host,
             jobs,
-            sandbox,
-            warnings: _,
+            warnings,
+            ..
         })) => Ok(Remote {
             conn,
             exe,
             host,
             jobs,
-            sandbox,
+            warnings,
         }),
         Some(Ok(Message::Fatal { message })) => Err(message),
         _ => Err(format!(
@@ -155,10 +156,6 @@ impl Backend for Ssh {
         let largest = self.remotes.iter().max_by_key(|r| r.host.gpus.len());
         largest.map_or(&self.remotes[0].host, |r| &r.host)
     }
-    fn max_gpus(&self) -> u32 {
-        let most = self.remotes.iter().map(|r| r.host.gpus.len());
-        most.max().unwrap_or(0) as u32
-    }
     fn jobs(&self) -> usize {
         self.remotes.iter().map(|r| r.jobs).sum()
     }
@@ -172,12 +169,7 @@ impl Backend for Ssh {
     fn warnings(&self) -> Vec<String> {
         let mut w = self.warnings.clone();
         for r in &self.remotes {
-            if r.sandbox == "none" {
-                w.push(format!(
-                    "{}: --sandbox none: snippets run unconfined there",
-                    r.url()
-                ));
-            }
+            w.extend(r.warnings.iter().map(|x| format!("{}: {x}", r.url())));
         }
         w
     }
@@ -288,6 +280,7 @@ impl<'a, 'b> Share<'a, 'b> {
                 runner: runner.to_string(),
                 gpus: Vec::new(),
                 env: Default::default(),
+                peak_mib: None,
                 ran,
             })));
         }
@@ -334,7 +327,13 @@ impl<'a, 'b> Share<'a, 'b> {
                     });
                 }
             }
-            Message::Finished { id, gpus, env, ran } => {
+            Message::Finished {
+                id,
+                gpus,
+                env,
+                peak_mib,
+                ran,
+            } => {
                 if self.owner.get(&id) == Some(&tag) {
                     self.owner.remove(&id);
                     self.jobs.remove(&id);
@@ -343,11 +342,17 @@ impl<'a, 'b> Share<'a, 'b> {
                         runner: url,
                         gpus,
                         env,
+                        peak_mib,
                         ran,
                     })));
                 }
             }
             Message::Fatal { message } => self.lost(tag, &message, cancel),
+            Message::Again { id } => {
+                if self.owner.get(&id) == Some(&tag) {
+                    (self.sink)(Update::Again { id });
+                }
+            }
             Message::Host { .. } => {}
         }
     }

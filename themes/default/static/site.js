@@ -1,6 +1,29 @@
-// errbook: copy buttons for code blocks and the error message. No network, no modules.
+// errbook: copy buttons for code blocks and the error message, and a note when a hosted build is
+// opened from disk. No network, no modules.
 (function () {
   "use strict";
+  // A hosted build opened from file:// shows folders as listings and cannot fetch its search
+  // index: say so, and how to get a copy that works from disk.
+  function explainFileUrl() {
+    var html = document.documentElement;
+    if (location.protocol !== "file:" || html.getAttribute("data-offline") === "true") return;
+    var note = document.createElement("div");
+    note.className = "file-note";
+    note.setAttribute("role", "note");
+    note.innerHTML =
+      "<strong>This is the hosted build, opened from disk.</strong> Links that end in a folder " +
+      "and the search need a web server. Serve this folder (for example " +
+      "<code>python3 -m http.server</code> in it), or build a copy for disk with " +
+      "<code>errbook build --offline</code>.";
+    var main = document.querySelector("main") || document.body;
+    main.insertBefore(note, main.firstChild);
+    var boxes = document.querySelectorAll("input[type=search], textarea.search-input");
+    for (var i = 0; i < boxes.length; i++) {
+      boxes[i].setAttribute("placeholder", "Search needs a web server or an --offline build");
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", explainFileUrl);
+  else explainFileUrl();
   function copy(text, btn) {
     var done = function () {
       btn.classList.add("done");

@@ -1,0 +1,42 @@
+// errbook serve: long-polls the server; reloads the page after a good rebuild and shows the
+// errors of a bad one over the page. Served as a file of its own (/__errbook/livereload.js), so
+// the page's Content-Security-Policy (scripts from the site's own files only) lets it run.
+(function () {
+  "use strict";
+  var gen = null;
+  function overlay(text) {
+    var el = document.getElementById("errbook-errors");
+    if (!text) { if (el) el.remove(); return; }
+    if (!el) {
+      el = document.createElement("pre");
+      el.id = "errbook-errors";
+      // Styles set through the CSSOM, which the CSP allows (a style attribute in markup it would not).
+      var s = el.style;
+      s.position = "fixed"; s.left = "0"; s.right = "0"; s.bottom = "0"; s.maxHeight = "60vh";
+      s.overflow = "auto"; s.margin = "0"; s.padding = "1rem"; s.background = "#2b0d0d";
+      s.color = "#ffd7d4"; s.font = "13px/1.4 monospace"; s.zIndex = "9999";
+      s.borderTop = "3px solid #e5484d"; s.whiteSpace = "pre-wrap";
+      document.body.appendChild(el);
+    }
+    el.textContent = "errbook: the last rebuild failed; this page is the previous build.\n\n" + text;
+  }
+  function poll() {
+    var x = new XMLHttpRequest();
+    x.open("GET", "/__errbook/reload?since=" + (gen === null ? "" : gen));
+    x.timeout = 40000;
+    x.onload = function () {
+      // 503: too many pages wait already; come back later.
+      if (x.status !== 200) { setTimeout(poll, 2000 + Math.random() * 2000); return; }
+      try {
+        var s = JSON.parse(x.responseText);
+        if (gen !== null && s.generation !== gen && !s.errors) { location.reload(); return; }
+        gen = s.generation;
+        overlay(s.errors);
+      } catch (e) { /* keep polling */ }
+      setTimeout(poll, 50);
+    };
+    x.onerror = x.ontimeout = function () { setTimeout(poll, 1000); };
+    x.send();
+  }
+  poll();
+})();
