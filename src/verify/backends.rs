@@ -40,7 +40,12 @@ pub(crate) fn prepare(
         Runner::Ssh(hosts) => Box::new(ssh::Ssh::prepare(hosts, &cfg.verify.ssh, template)?),
         Runner::Slurm => {
             let mut said = |note: &str| progress.event(Event::Note(note));
-            Box::new(slurm::Slurm::prepare(root, (cfg, opts), template, &mut said)?)
+            Box::new(slurm::Slurm::prepare(
+                root,
+                (cfg, opts),
+                template,
+                &mut said,
+            )?)
         }
     })
 }

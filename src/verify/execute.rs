@@ -107,7 +107,7 @@ fn attempt(here: &Here, job: &Job, gpus: &[u32], id: &str, cancel: &AtomicBool) 
     match local::run(&req, &here.sandbox, cancel) {
         Ok(out) => Ran::Output(out),
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ran::Cancelled,
-        Err(e) => Ran::Failed(format!("could not start the run: {e}")),
+        Err(e) => Ran::Failed(e.to_string()),
     }
 }
 

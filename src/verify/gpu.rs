@@ -176,7 +176,13 @@ pub(super) fn missing_modules(
     let mut cmd = Command::new(exe);
     cmd.args(args).args(["-c", FIND]).args(modules).env_clear();
     let tmp = std::env::temp_dir();
-    let env = super::runner::env::build(std::env::vars_os(), passed, &[], &tmp.to_string_lossy(), &[]);
+    let env = super::runner::env::build(
+        std::env::vars_os(),
+        passed,
+        &[],
+        &tmp.to_string_lossy(),
+        &[],
+    );
     cmd.envs(env);
     let Some(out) = output(&mut cmd) else {
         return modules.to_vec();

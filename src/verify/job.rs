@@ -75,7 +75,9 @@ pub(crate) enum Update {
     },
     Finished(Box<Finished>),
     /// It ran out of GPU memory while it shared its GPU: it runs again on a GPU of its own.
-    Again { id: usize },
+    Again {
+        id: usize,
+    },
     /// Something the maintainer should know while runs go on (a host dropped, a retry).
     Warning(String),
 }

@@ -134,11 +134,7 @@ fn make_plan(
 
 /// Which declared modules each interpreter lacks, asked once per interpreter, with the
 /// variables runs get.
-fn missing(
-    units: &[Unit],
-    python: &[String],
-    passed: &[String],
-) -> BTreeMap<String, Vec<String>> {
+fn missing(units: &[Unit], python: &[String], passed: &[String]) -> BTreeMap<String, Vec<String>> {
     let mut declared: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for u in units {
         let d = declared.entry(u.spec.interpreter.clone()).or_default();

@@ -118,9 +118,8 @@ pub(crate) fn sandbox() -> &'static str {
     }
 }
 
-/// A record without what differs from run to run: when, how long, where (and for a run that did
-/// not happen, the environment of the host that planned it), the log (which holds paths and
-/// process ids) and the tracebacks' paths. Child processes that crash together do so
+/// A record without what differs from run to run: when, how long, where, the log (which holds
+/// paths and process ids) and the tracebacks' paths. Child processes that crash together do so
 /// in any order, their outputs interleaved: their errors and their names are compared as two
 /// sorted lists, and the finding that names the first is left out.
 pub(crate) fn comparable(v: &Value) -> Value {
@@ -128,9 +127,6 @@ pub(crate) fn comparable(v: &Value) -> Value {
     let o = v.as_object_mut().unwrap();
     for k in ["date", "duration_s", "runner", "log", "output_bytes"] {
         o.remove(k);
-    }
-    if o["verdict"] == "skipped" {
-        o.remove("env");
     }
     for k in ["wrapped", "children"] {
         for e in o[k].as_array_mut().unwrap() {

@@ -7,6 +7,7 @@
 
 use crate::runs::{alive, errbook, fixture, records, Records};
 use serde_json::Value;
+use std::path::PathBuf;
 
 #[test]
 fn every_verdict_from_cpu_snippets() {

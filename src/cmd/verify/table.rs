@@ -50,7 +50,10 @@ pub(super) fn summary(s: &Summary) {
         }
     }
     for (u, reason) in s.skipped() {
-        println!("{}", clean(&format!("  {}: not run here: {reason}", u.name())));
+        println!(
+            "{}",
+            clean(&format!("  {}: not run here: {reason}", u.name()))
+        );
     }
     let parts: Vec<String> = s.counts().iter().map(|(k, v)| format!("{v} {k}")).collect();
     println!("verify: {}", parts.join(", "));

@@ -94,8 +94,9 @@ impl Slurm {
         let exe = submit::install(&shared, &binary.0, &binary.1)
             .map_err(|e| Error::Other(format!("{}: {e}", shared.display())))?;
         let ask = (&settings, shared.as_path(), exe.as_path());
-        let host = probe::ask(ask, &template, gpus, poll, &opts.cancel, said)
-            .map_err(|e| Error::Other(format!("--runner slurm: a node cannot run snippets: {e}")))?;
+        let host = probe::ask(ask, &template, gpus, poll, &opts.cancel, said).map_err(|e| {
+            Error::Other(format!("--runner slurm: a node cannot run snippets: {e}"))
+        })?;
         Ok(Slurm {
             settings,
             shared,
@@ -381,7 +382,13 @@ impl Watch<'_, '_> {
             self.failed = true;
         }
         let runner = format!("slurm job {name} on {node}");
-        self.finish(name, Finished { runner, ..lost(0, ran) });
+        self.finish(
+            name,
+            Finished {
+                runner,
+                ..lost(0, ran)
+            },
+        );
     }
 
     /// Submit the task's job again, alone, unless it has had its tries.
@@ -423,7 +430,13 @@ impl Watch<'_, '_> {
 
     fn end(&mut self, name: &str, ran: Ran, node: Option<&str>) {
         let runner = format!("slurm job {name} on {}", node.unwrap_or("?"));
-        self.finish(name, Finished { runner, ..lost(0, ran) });
+        self.finish(
+            name,
+            Finished {
+                runner,
+                ..lost(0, ran)
+            },
+        );
     }
 
     /// The last lines of the task's Slurm log, for messages.

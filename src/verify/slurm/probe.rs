@@ -1,8 +1,11 @@
-//! What a Slurm node has, asked before the plan: one short job (`errbook verify-worker --probe`,
-//! on a GPU when the partition has them) makes the node's sandbox, detects its GPUs, driver,
-//! CUDA, Python and PyTorch, and writes them down. The plan then knows the environment its runs
-//! will be recorded in (so what is recorded there is up to date), and a node that cannot sandbox
-//! stops the session before anything is submitted.
+//! What a Slurm node has, asked before the plan: one short CPU-only job (`errbook verify-worker
+//! --probe`; a job asking for a GPU could wait hours on a busy partition) makes the node's
+//! sandbox, detects its driver, CUDA, Python and PyTorch (and its GPUs, where a job without GPUs
+//! still sees them), and writes them down. The plan then knows the environment its runs will be
+//! recorded in (so what is recorded there is up to date), and a node that cannot sandbox stops
+//! the session before anything is submitted. On clusters that hide GPUs from jobs that did not
+//! ask for them, the GPU model is not known beforehand: GPU runs are then planned as not yet
+//! recorded.
 
 use super::super::gpu::{Gpu, Host};
 use super::super::wire::{Message, WorkPlan};
@@ -23,8 +26,9 @@ pub(super) fn ask(
     cancel: &AtomicBool,
     said: &mut dyn FnMut(&str),
 ) -> Result<Host, String> {
-    let dir = submit::private_dir(shared, "probe-").map_err(|e| format!("{}: {e}", shared.display()))?;
-    let answer = submit_and_wait((s, &dir, exe), template, gpus, poll, cancel, said);
+    let dir =
+        submit::private_dir(shared, "probe-").map_err(|e| format!("{}: {e}", shared.display()))?;
+    let answer = submit_and_wait((s, &dir, exe), template, poll, cancel, said);
     let _ = std::fs::remove_dir_all(&dir);
     let mut host = answer?;
     let like = host.gpus.first().cloned().unwrap_or(Gpu {
@@ -32,7 +36,12 @@ pub(super) fn ask(
         name: String::new(),
         memory_mib: 0,
     });
-    host.gpus = (0..gpus).map(|index| Gpu { index, ..like.clone() }).collect();
+    host.gpus = (0..gpus)
+        .map(|index| Gpu {
+            index,
+            ..like.clone()
+        })
+        .collect();
     if let Some(g) = host.gpus.first() {
         host.env.host_gpu_model = g.name.clone();
         host.env.gpu_model = g.name.clone();
@@ -44,7 +53,6 @@ pub(super) fn ask(
 fn submit_and_wait(
     (s, dir, exe): (&Settings, &Path, &Path),
     template: &WorkPlan,
-    gpus: u32,
     poll: Duration,
     cancel: &AtomicBool,
     said: &mut dyn FnMut(&str),
@@ -63,14 +71,22 @@ fn submit_and_wait(
         .args(["--parsable", "--job-name=errbook-probe", "--time=10"])
         .arg(format!("--output={}", dir.join("probe.out").display()))
         .arg(format!("--chdir={}", dir.display()))
-        .args(submit::resources(s, gpus.min(1)))
+        .args(submit::resources(s, 0))
         .args(["--wrap", &wrap])
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run sbatch: {e}"))?;
-    let id = String::from_utf8_lossy(&o.stdout).trim().split(';').next().unwrap_or("").to_string();
+    let id = String::from_utf8_lossy(&o.stdout)
+        .trim()
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .to_string();
     if !o.status.success() || id.is_empty() {
-        return Err(format!("sbatch: {}", String::from_utf8_lossy(&o.stderr).trim()));
+        return Err(format!(
+            "sbatch: {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
     }
     said(&format!("asking a Slurm node what it has (job {id})"));
     let mut gone: Option<Instant> = None;
@@ -92,7 +108,10 @@ fn submit_and_wait(
             let since = *gone.get_or_insert_with(Instant::now);
             if since.elapsed() > Duration::from_secs(60).max(poll * 3) {
                 let log = std::fs::read_to_string(dir.join("probe.out")).unwrap_or_default();
-                return Err(format!("the probe job {id} ended without an answer: {}", log.trim()));
+                return Err(format!(
+                    "the probe job {id} ended without an answer: {}",
+                    log.trim()
+                ));
             }
         }
         std::thread::sleep(poll);
