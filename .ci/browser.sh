@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The browser tests (tests/browser/*.test.mjs): errbook's search in real headless Chromium, hosted
-# (errbook serve) and offline (file://). Called by .ci/run after `cargo test`; runs alone too:
+# The browser tests (tests/browser/*.test.mjs) in real headless Chromium: errbook's search, hosted
+# (errbook serve) and offline (file://), and script injection (every page of a catalog of
+# payloads, under both). Called by .ci/run after `cargo test`; runs alone too:
 #
 #   bash .ci/browser.sh                                      # builds target/debug/errbook
 #   ERRBOOK_BIN=target/release/errbook bash .ci/browser.sh   # uses that binary
@@ -50,5 +51,6 @@ export ERRBOOK_BIN
 
 echo "browser tests: node --test (errbook: $ERRBOOK_BIN)"
 # A hang fails the run instead of holding CI: every wait in the tests has its own limit, and
-# the whole suite gets 5 minutes (it takes well under 1).
-timeout --kill-after=10 300 node --test --test-reporter=spec tests/browser/*.test.mjs
+# the whole suite gets 10 minutes (it takes about 3: the injection tests open every page of
+# a 429-page catalog twice).
+timeout --kill-after=10 600 node --test --test-reporter=spec tests/browser/*.test.mjs

@@ -2,12 +2,17 @@
 # Does errbook's sandbox work on this machine? Run it on a GPU host before verifying there:
 #
 #   bash scripts/sandbox-check.sh [--bwrap PATH] [--errbook PATH] [--python CMD] [--user NAME]
+#                                 [--seed CATALOG [--out DIR]]
 #
 # --bwrap    the bubblewrap binary (default: bwrap on PATH; scripts/dist-bwrap.sh makes a copy
 #            for hosts without a package manager, target/dist/bwrap)
 # --errbook  the errbook binary (default: target/release/errbook, else target/debug/errbook)
 # --python   the Python with PyTorch (default: python3)
 # --user     the unprivileged user for the checks run as one, when run as root (default: nobody)
+# --seed     after the checks, verify this catalog sandboxed (errbook's default) with --force and
+#            print, snippet by snippet, the verdict its records held before (unsandboxed runs)
+#            beside the sandboxed run's; --out DIR receives the records (DIR/verify), the
+#            session's --report (DIR/verify-report.json) and its output (DIR/verify.txt)
 #
 # It checks bubblewrap itself (runs, its libraries, user namespaces, a sandbox as this user and
 # as an unprivileged one, a read-only root, no network, its own PID namespace), the GPU (with
@@ -22,13 +27,17 @@ BWRAP=$(command -v bwrap || true)
 ERRBOOK=""
 PYTHON=python3
 RUNAS=nobody
+SEED=""
+SEED_OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bwrap) BWRAP=$2; shift 2 ;;
     --errbook) ERRBOOK=$2; shift 2 ;;
     --python) PYTHON=$2; shift 2 ;;
     --user) RUNAS=$2; shift 2 ;;
-    *) echo "usage: $0 [--bwrap PATH] [--errbook PATH] [--python CMD] [--user NAME]" >&2; exit 2 ;;
+    --seed) SEED=$2; shift 2 ;;
+    --out) SEED_OUT=$2; shift 2 ;;
+    *) echo "usage: $0 [--bwrap PATH] [--errbook PATH] [--python CMD] [--user NAME] [--seed CATALOG [--out DIR]]" >&2; exit 2 ;;
   esac
 done
 if [ -z "$ERRBOOK" ]; then
@@ -179,7 +188,8 @@ record() { # root snippet field
   "$PY" - "$1" "$2" "$3" <<'PY'
 import glob, json, sys
 root, snippet, field = sys.argv[1:]
-for p in glob.glob(f"{root}/verify/articles/check/{snippet}.*.json"):
+# verify/articles/<id>/<snippet>.<hash16>/<environment>.json: one environment here.
+for p in glob.glob(f"{root}/verify/articles/check/{snippet}.*/*.json"):
     print(json.load(open(p)).get(field, ""))
 PY
 }
@@ -226,6 +236,57 @@ if [ -n "$BWRAP" ] && [ -x "$BWRAP" ]; then
     BWRAP=$BWRAP_SAVED; ERRBOOK=${ERRBOOK_SAVED:-$ERRBOOK}
   fi
 fi
+
+# Verdicts of a catalog's records by snippet: "page/snippet environment verdict sandbox" lines.
+verdicts() { # records-dir
+  "$PY" - "$1" <<'PY'
+import glob, json, os, sys
+root = sys.argv[1]
+for p in sorted(glob.glob(f"{root}/**/*.json", recursive=True)):
+    try:
+        r = json.load(open(p))
+    except Exception:
+        continue
+    rel = os.path.relpath(os.path.dirname(os.path.dirname(p)), root)
+    snippet = os.path.basename(os.path.dirname(p)).split(".")[0]
+    env = os.path.basename(p)[: -len(".json")]
+    print(f"{rel}/{snippet}", env, r.get("verdict", "?"), (r.get("sandbox") or "-").split()[0])
+PY
+}
+
+# The seed catalog verified in the sandbox, each verdict beside the one recorded before.
+verify_seed() {
+  if [ -z "$ERRBOOK" ] || ! [ -x "$ERRBOOK" ]; then row FAIL "seed catalog" "no errbook binary"; return; fi
+  local out=${SEED_OUT:-$WORK/seed-out}
+  mkdir -p "$out"
+  local records=$SEED/verify
+  [ -d "$records" ] && cp -r "$records" "$WORK/before"
+  mkdir -p "$WORK/before"
+  "$ERRBOOK" --root "$SEED" verify --force --allow-contradictions --bwrap "$BWRAP" \
+    --report "$out/verify-report.json" >"$out/verify.txt" 2>&1
+  local rc=$?
+  [ -d "$records" ] && rm -rf "$out/verify" && cp -r "$records" "$out/verify"
+  verdicts "$WORK/before" | sort > "$WORK/before.txt"
+  verdicts "$records" | sort > "$WORK/after.txt"
+  # This session's records: those whose sandbox is bwrap (the others were there before).
+  local same=0 differ=0 new=0
+  echo; echo "seed catalog, sandboxed (errbook verify exited $rc; output in $out/verify.txt):"
+  printf '%-70s %-18s %-18s\n' SNIPPET BEFORE SANDBOXED
+  while read -r snippet env verdict sandbox; do
+    [ "$sandbox" = bwrap ] || continue
+    local prev
+    prev=$(awk -v s="$snippet" -v e="$env" '$1 == s && $2 == e {print $3}' "$WORK/before.txt")
+    [ -n "$prev" ] || prev=$(awk -v s="$snippet" '$1 == s {print $3}' "$WORK/before.txt" | sort -u | paste -sd/ -)
+    if [ -z "$prev" ]; then new=$((new + 1)); prev="(none)"
+    elif [ "$prev" = "$verdict" ]; then same=$((same + 1)); else differ=$((differ + 1)); fi
+    printf '%-70s %-18s %-18s\n' "$snippet" "$prev" "$verdict"
+  done < "$WORK/after.txt"
+  local status=PASS
+  [ $((same + differ + new)) -gt 0 ] || status=FAIL
+  [ "$differ" -eq 0 ] || status=FAIL
+  row "$status" "seed catalog sandboxed" "$same as before, $differ differ, $new new; exit $rc"
+}
+[ -n "$SEED" ] && verify_seed
 
 printf '\n%-6s %-40s %s\n' RESULT CHECK DETAIL
 for r in "${ROWS[@]}"; do

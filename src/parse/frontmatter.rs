@@ -1,12 +1,11 @@
-//! Front matter: split the YAML block off a file with gray_matter and read typed keys from it,
-//! each problem located at the key's line.
+//! Front matter: split the YAML block off a file, read it with the bounded reader of
+//! `super::yaml` (at most 64 KiB, 32 levels, 10,000 values with aliases expanded), and read
+//! typed keys from it, each problem located at the key as written.
 
-use crate::core::diag::{line_bounds, line_col, Code, Diagnostic, Diagnostics};
-use gray_matter::{engine::YAML, Matter, Pod};
-use regex::Regex;
-use std::collections::HashMap;
+use super::yaml::{self, Value};
+use crate::core::diag::{Code, Diagnostic, Diagnostics};
 use std::path::Path;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 /// The YAML block of a file, if it has one.
 pub(crate) struct FrontMatter<'a> {
@@ -16,10 +15,9 @@ pub(crate) struct FrontMatter<'a> {
     pub start: usize,
     /// Byte offset of the first YAML line (after the opening delimiter).
     yaml_start: usize,
-    /// The YAML text.
-    yaml: &'a str,
-    /// Parsed mapping (empty when the block is empty).
-    map: HashMap<String, Pod>,
+    /// The parsed mapping (empty when the block is empty): key, its offset in the YAML text,
+    /// value.
+    map: Vec<(String, usize, Value)>,
 }
 
 /// Where the body starts once front matter is removed.
@@ -60,6 +58,25 @@ pub(crate) fn split<'a>(
         return None;
     };
     let yaml = src.get(yaml_start..close_start).unwrap_or("");
+    if yaml.len() > yaml::MAX_BYTES {
+        diags.push(
+            Diagnostic::at(
+                Code::FrontMatter,
+                path,
+                src,
+                0,
+                3,
+                format!(
+                    "front matter is {} KiB; it may be at most {} KiB",
+                    yaml.len().div_ceil(1024),
+                    yaml::MAX_BYTES / 1024
+                ),
+            )
+            .label("this block")
+            .hint("front matter holds a few keys (title, id, tags, aliases); long text goes in the body"),
+        );
+        return None;
+    }
     let block = Block {
         path,
         src,
@@ -73,7 +90,6 @@ pub(crate) fn split<'a>(
             src,
             start: 0,
             yaml_start,
-            yaml,
             map,
         }),
         body_offset,
@@ -104,94 +120,72 @@ struct Block<'a> {
 
 impl Block<'_> {
     /// The mapping (empty for an empty block), or `None` and the diagnostic that says why.
-    fn parse(&self, diags: &mut Diagnostics) -> Option<HashMap<String, Pod>> {
-        // gray_matter parses the block; we give it the block alone so its line numbers are ours.
-        let parsed = Matter::<YAML>::new().parse::<Pod>(&format!("---\n{}---\n", self.yaml));
-        let d = match parsed {
-            Ok(p) => match p.data {
-                Some(Pod::Hash(h)) => return Some(h),
-                None | Some(Pod::Null) => return Some(HashMap::new()),
-                Some(_) => Diagnostic::at(
-                    Code::FrontMatter,
-                    self.path,
-                    self.src,
-                    self.yaml_start,
-                    self.yaml.find('\n').unwrap_or(self.yaml.len()),
-                    "front matter must be a mapping of keys to values",
-                )
-                .hint("write one `key: value` per line"),
-            },
-            Err(e) => self.invalid(&e.to_string()),
+    fn parse(&self, diags: &mut Diagnostics) -> Option<Vec<(String, usize, Value)>> {
+        let d = match yaml::load(self.yaml) {
+            Ok(Some(Value::Map(m))) => return Some(m),
+            Ok(None | Some(Value::Null)) => return Some(Vec::new()),
+            Ok(Some(_)) => Diagnostic::at(
+                Code::FrontMatter,
+                self.path,
+                self.src,
+                self.yaml_start,
+                self.yaml.find('\n').unwrap_or(self.yaml.len()),
+                "front matter must be a mapping of keys to values",
+            )
+            .hint("write one `key: value` per line"),
+            Err(e) => self.invalid(&e),
         };
         diags.push(d);
         None
     }
 
-    /// The diagnostic for YAML that does not parse: a duplicated key, or anything else.
-    fn invalid(&self, msg: &str) -> Diagnostic {
-        let msg = msg.trim_start_matches("Deserialize error:").trim();
-        let (offset, what) = yaml_error_offset(msg, self.yaml, self.yaml_start);
-        let src = self.src;
-        if let Some(c) = DUP_RE.captures(&what) {
-            let key = &c[1];
-            let (ls, _) = line_bounds(src, line_col(src, offset).0);
+    /// The diagnostic for YAML that does not parse or is refused: a duplicated key, or anything
+    /// else, at the place the reader names.
+    fn invalid(&self, e: &yaml::YamlError) -> Diagnostic {
+        let offset = self.yaml_start + e.offset.min(self.yaml.len());
+        if let Some(key) = &e.duplicate {
             return Diagnostic::at(
                 Code::FrontMatter,
                 self.path,
-                src,
-                ls,
+                self.src,
+                offset,
                 key.len(),
                 format!("front matter gives `{key}` twice"),
             )
             .hint(format!("keep one `{key}:` line"));
         }
-        Diagnostic::at(Code::FrontMatter, self.path, src, offset, 1, format!("invalid YAML in front matter: {what}"))
-            .hint("check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes")
+        let hint = if e.message.contains("alias") || e.message.contains("nested") {
+            "front matter holds a few plain keys; write the values out instead of repeating them with aliases"
+        } else {
+            "check indentation and quoting; values holding `: ` or starting with a quote or backtick need quotes"
+        };
+        Diagnostic::at(
+            Code::FrontMatter,
+            self.path,
+            self.src,
+            offset,
+            1,
+            format!("invalid YAML in front matter: {}", e.message),
+        )
+        .hint(hint)
     }
-}
-
-/// yaml-rust2 says `String("title"): duplicated key in mapping`.
-static DUP_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^String\("((?:[^"\\]|\\.)*)"\): duplicated key"#).expect("static regex")
-});
-static AT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:at byte \d+ )?line (\d+) column (\d+)").expect("static regex")
-});
-
-/// yaml-rust2 reports `... at byte B line L column C` (1-based, counted in the YAML text alone:
-/// gray_matter strips the `---` line before parsing); turn that into a file offset.
-fn yaml_error_offset(msg: &str, yaml: &str, yaml_start: usize) -> (usize, String) {
-    if let Some(c) = AT_RE.captures(msg) {
-        let line: usize = c[1].parse().unwrap_or(1);
-        let col: usize = c[2].parse().unwrap_or(1);
-        let what = msg[..c.get(0).map(|m| m.start()).unwrap_or(msg.len())]
-            .trim()
-            .trim_end_matches(" at")
-            .to_string();
-        let (ls, le) = line_bounds(yaml, line.max(1));
-        let within = yaml[ls..le]
-            .char_indices()
-            .nth(col.saturating_sub(1))
-            .map(|(i, _)| i)
-            .unwrap_or(le - ls);
-        return (yaml_start + ls + within, what);
-    }
-    (yaml_start, msg.to_string())
 }
 
 impl<'a> FrontMatter<'a> {
-    /// Byte offset and length of `key:` in the file, for locating diagnostics.
+    /// Byte offset and length of `key` in the file, for locating diagnostics (the opening
+    /// `---` when the key is not written).
     pub(crate) fn key_span(&self, key: &str) -> (usize, usize) {
-        let mut off = 0;
-        for line in self.yaml.split_inclusive('\n') {
-            if let Some(rest) = line.strip_prefix(key) {
-                if rest.trim_start().starts_with(':') {
-                    return (self.yaml_start + off, key.len());
-                }
-            }
-            off += line.len();
+        match self.map.iter().find(|(k, _, _)| k == key) {
+            Some((_, at, _)) => (self.yaml_start + at, key.len()),
+            None => (self.start, 3),
         }
-        (self.start, 3)
+    }
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.map
+            .iter()
+            .find(|(k, _, _)| k == key)
+            .map(|(_, _, v)| v)
     }
 
     /// The file this front matter is in.
@@ -207,8 +201,8 @@ impl<'a> FrontMatter<'a> {
 
     /// A required string (numbers and dates are accepted and turned into text).
     pub(crate) fn required_str(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
-        match self.map.get(key) {
-            None | Some(Pod::Null) => {
+        match self.get(key) {
+            None | Some(Value::Null) => {
                 diags.push(
                     Diagnostic::at(
                         Code::MissingKey,
@@ -249,9 +243,9 @@ impl<'a> FrontMatter<'a> {
 
     /// An optional list of strings; a single string is taken as a one-item list.
     pub(crate) fn str_list(&self, key: &str, diags: &mut Diagnostics) -> Vec<String> {
-        match self.map.get(key) {
-            None | Some(Pod::Null) => Vec::new(),
-            Some(Pod::Array(items)) => {
+        match self.get(key) {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::List(items)) => {
                 let mut out = Vec::new();
                 for it in items {
                     match scalar(it) {
@@ -287,9 +281,9 @@ impl<'a> FrontMatter<'a> {
 
     /// An optional `true`/`false` (absent: false).
     pub(crate) fn flag(&self, key: &str, diags: &mut Diagnostics) -> bool {
-        match self.map.get(key) {
-            None | Some(Pod::Null) => false,
-            Some(Pod::Boolean(b)) => *b,
+        match self.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
             Some(_) => {
                 diags.push(
                     self.err(key, Code::KeyType, format!("`{key}` must be true or false"))
@@ -303,12 +297,12 @@ impl<'a> FrontMatter<'a> {
     /// `links: {confirm: [...], reject: [...]}`.
     pub(crate) fn links(&self, diags: &mut Diagnostics) -> crate::core::model::LinkOverrides {
         let mut out = crate::core::model::LinkOverrides::default();
-        match self.map.get("links") {
-            None | Some(Pod::Null) => {}
-            Some(Pod::Hash(h)) => {
-                for (k, v) in h {
+        match self.get("links") {
+            None | Some(Value::Null) => {}
+            Some(Value::Map(h)) => {
+                for (k, _, v) in h {
                     let list = match v {
-                        Pod::Array(items) => items.iter().filter_map(scalar).collect(),
+                        Value::List(items) => items.iter().filter_map(scalar).collect(),
                         other => scalar(other).into_iter().collect(),
                     };
                     match k.as_str() {
@@ -335,7 +329,7 @@ impl<'a> FrontMatter<'a> {
 
     /// Report keys not in `known` as errors, with the closest known key as a hint.
     pub(crate) fn check_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
-        let mut keys: Vec<&String> = self.map.keys().collect();
+        let mut keys: Vec<&String> = self.map.iter().map(|(k, _, _)| k).collect();
         keys.sort();
         for k in keys {
             if !known.contains(&k.as_str()) {
@@ -357,12 +351,11 @@ impl<'a> FrontMatter<'a> {
     }
 }
 
-fn scalar(p: &Pod) -> Option<String> {
-    match p {
-        Pod::String(s) => Some(s.clone()),
-        Pod::Integer(i) => Some(i.to_string()),
-        Pod::Float(f) => Some(f.to_string()),
-        Pod::Boolean(b) => Some(b.to_string()),
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::Str(s) | Value::Float(s) => Some(s.clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
 }

@@ -8,6 +8,7 @@ pub(crate) mod entry;
 pub(crate) mod frontmatter;
 pub(crate) mod placeholders;
 pub(crate) mod snippet;
+pub(crate) mod yaml;
 
 use crate::core::diag::{Code, Diagnostic, Diagnostics};
 use crate::core::model::{Article, Catalog, Entry, PageKind};

@@ -132,7 +132,7 @@ pub(crate) fn to_snippet(
     default_timeout: u64,
     diags: &mut Diagnostics,
 ) -> Snippet {
-    let (line, _) = crate::core::diag::line_col(src, raw.range.start);
+    let (line, _) = crate::core::diag::line_col_in(src, raw.range.start);
     let mut words = raw.info.split_whitespace();
     let lang = words.next().unwrap_or("").to_string();
     // Offset of the info string's attributes on the fence line, for diagnostics.
@@ -487,8 +487,12 @@ pub(crate) fn check_chain(
     src: &Arc<str>,
     diags: &mut Diagnostics,
 ) {
-    for (i, s) in snippets.iter().enumerate() {
-        if snippets[..i].iter().any(|p| p.id == s.id) {
+    // The ids met so far, in order and as a set: each check is constant time (a scan of the
+    // earlier blocks made a page of many blocks quadratic).
+    let mut earlier: Vec<&str> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for s in snippets {
+        if seen.contains(s.id.as_str()) {
             let (o, l) = line_span(src, s.line);
             diags.push(
                 Diagnostic::at(
@@ -502,37 +506,49 @@ pub(crate) fn check_chain(
                 .hint("give each block its own `id=`"),
             );
         }
-        let Some(after) = s.run.as_ref().and_then(|r| r.after.as_ref()) else {
-            continue;
-        };
-        if !snippets[..i].iter().any(|p| &p.id == after) {
-            let (o, l) = line_span(src, s.line);
-            let ids: Vec<&str> = snippets[..i].iter().map(|p| p.id.as_str()).collect();
-            let near = crate::core::diag::did_you_mean(after, ids.iter().copied());
-            let hint = if ids.is_empty() {
-                "`after=` must name a block earlier on the same page; there is none".to_string()
-            } else if let Some(n) = near.first() {
-                format!("did you mean `{n}`? earlier blocks: {}", ids.join(", "))
-            } else {
-                format!("earlier blocks: {}", ids.join(", "))
-            };
-            diags.push(
-                Diagnostic::at(
-                    Code::SnippetAfter,
-                    path,
-                    src,
-                    o,
-                    l,
-                    format!("`after={after}` names no earlier code block of this page"),
-                )
-                .hint(hint),
-            );
+        if let Some(after) = s.run.as_ref().and_then(|r| r.after.as_ref()) {
+            if !seen.contains(after.as_str()) {
+                let (o, l) = line_span(src, s.line);
+                diags.push(
+                    Diagnostic::at(
+                        Code::SnippetAfter,
+                        path,
+                        src,
+                        o,
+                        l,
+                        format!("`after={after}` names no earlier code block of this page"),
+                    )
+                    .hint(after_hint(after, &earlier)),
+                );
+            }
+        }
+        if seen.insert(s.id.as_str()) {
+            earlier.push(s.id.as_str());
         }
     }
 }
 
-fn line_span(src: &str, line: usize) -> (usize, usize) {
-    let (s, e) = crate::core::diag::line_bounds(src, line);
+/// The hint for an `after=` that names no earlier block: the closest ids, and the earlier ids
+/// (the first few of a long list: the hint must not grow with the page).
+fn after_hint(after: &str, earlier: &[&str]) -> String {
+    const SHOWN: usize = 12;
+    if earlier.is_empty() {
+        return "`after=` must name a block earlier on the same page; there is none".to_string();
+    }
+    let mut list = earlier[..earlier.len().min(SHOWN)].join(", ");
+    if earlier.len() > SHOWN {
+        list.push_str(&format!(" and {} more", earlier.len() - SHOWN));
+    }
+    // Closest names among the nearest earlier blocks (the likeliest to be meant).
+    let recent = &earlier[earlier.len().saturating_sub(64)..];
+    match crate::core::diag::did_you_mean(after, recent.iter().copied()).first() {
+        Some(n) => format!("did you mean `{n}`? earlier blocks: {list}"),
+        None => format!("earlier blocks: {list}"),
+    }
+}
+
+fn line_span(src: &Arc<str>, line: usize) -> (usize, usize) {
+    let (s, e) = crate::core::diag::line_bounds_in(src, line);
     (s, e - s)
 }
 

@@ -172,6 +172,19 @@ mod tests {
             "and inherited"
         );
         assert_eq!(h1, hash_of(&page, &page[1]), "deterministic");
+        // What a run needs of its host is no part of it: declaring it keeps records fresh.
+        let mut needs = page.clone();
+        let spec = needs[0].run.as_mut().unwrap();
+        spec.needs = vec!["torch".into()];
+        spec.gpu_mem_mib = Some(2048);
+        assert_eq!(h1, hash_of(&needs, &needs[1]));
+        let eff = effective(&chain(&needs, &needs[1])).unwrap();
+        assert_eq!(
+            eff.needs,
+            ["torch"],
+            "a continuation needs what it continues"
+        );
+        assert_eq!(eff.gpu_mem_mib, Some(2048));
         assert_eq!(h1.len(), 64);
     }
 }

@@ -253,16 +253,22 @@ fn is_block_of(s: &Snippet, info: &str, text: &str) -> bool {
 /// 2 of 3 workarounds work, 1 failed; 1 dead end actually works here".
 fn verification_note(v: &Verification) -> String {
     let mut parts = Vec::new();
-    if v.workarounds > 0 {
+    if v.with_code > 0 {
         let verb = if v.works == 1 { "works" } else { "work" };
-        let noun = if v.workarounds == 1 {
-            "workaround"
+        let (n, noun) = (v.with_code, v.with_code == 1);
+        let noun = if noun { "workaround" } else { "workarounds" };
+        // Only workarounds with code can be run: the others are not counted as failing.
+        let of = if n == v.workarounds {
+            format!("{n} {noun}")
         } else {
-            "workarounds"
+            format!("the {n} {noun} with code")
         };
-        let mut w = format!("{} of {} {noun} {verb}", v.works, v.workarounds);
+        let mut w = format!("{} of {of} {verb}", v.works);
         if v.failed > 0 {
             w.push_str(&format!(", {} failed", v.failed));
+        }
+        if v.unverified > 0 {
+            w.push_str(&format!(", {} not verified yet", v.unverified));
         }
         parts.push(w);
     }
@@ -294,12 +300,12 @@ fn verification_note(v: &Verification) -> String {
             .collect();
         parts.push(format!("environments disagree on {}", and_list(&which)));
     }
-    format!(
-        "verified on {}, {}: {}",
-        and_list(&v.machines),
-        v.date,
-        parts.join("; ")
-    )
+    let on = format!("verified on {}, {}", and_list(&v.machines), v.date);
+    if parts.is_empty() {
+        on
+    } else {
+        format!("{on}: {}", parts.join("; "))
+    }
 }
 
 pub(crate) fn origin_word(l: &Link) -> String {
@@ -340,4 +346,42 @@ pub(crate) fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Ve
             why: signals(r.link),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verification_line_counts_only_what_ran() {
+        let works_here = Reading {
+            word: "actually works here",
+            plural: "actually work here",
+            class: "bad",
+        };
+        let v = Verification {
+            machines: vec!["H100".into(), "H200".into()],
+            date: "2026-11-24".into(),
+            workarounds: 4,
+            with_code: 3,
+            unverified: 1,
+            works: 1,
+            failed: 1,
+            disagree: vec![(Role::Workaround, 2)],
+            dead_ends: vec![(works_here, 2)],
+        };
+        assert_eq!(
+            verification_note(&v),
+            "verified on H100 and H200, 2026-11-24: 1 of the 3 workarounds with code works, \
+             1 failed, 1 not verified yet; 2 dead ends actually work here; environments \
+             disagree on workaround 2"
+        );
+        let none = Verification {
+            machines: vec!["H200".into()],
+            date: "2026-11-24".into(),
+            workarounds: 2,
+            ..Default::default()
+        };
+        assert_eq!(verification_note(&none), "verified on H200, 2026-11-24");
+    }
 }

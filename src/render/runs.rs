@@ -211,9 +211,12 @@ fn raised(rec: &Record, out: &mut String) {
     }
 }
 
-/// The crashed child processes, four at most.
+/// The crashed child processes but the one shown as the root cause, four at most.
 fn children(rec: &Record, out: &mut String) {
-    let n = rec.children.len();
+    let kids: Vec<_> = (rec.children.iter())
+        .filter(|c| rec.root_cause.as_ref() != Some(*c))
+        .collect();
+    let n = kids.len();
     if n == 0 {
         return;
     }
@@ -221,7 +224,7 @@ fn children(rec: &Record, out: &mut String) {
         "<dt>Crashed child process{}</dt><dd>",
         if n == 1 { "" } else { "es" }
     ));
-    for c in rec.children.iter().take(4) {
+    for c in kids.iter().take(4) {
         out.push_str(&format!(
             "<code>{}</code> <span class=\"origin\">({})</span><br>",
             esc(&line(&c.exception, &c.message, 200)),

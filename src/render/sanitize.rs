@@ -121,4 +121,26 @@ mod tests {
         let html = "<p>A <a href=\"../x/\">link</a>, <code>code</code> and <em>more</em>.</p>\n<ul>\n<li>one</li>\n</ul>\n";
         assert_eq!(clean(html, &HashSet::new()), html);
     }
+
+    /// Markup made of the pieces script injection is made of.
+    const HOSTILE: &str = r#"(<(script|img|a|svg|math|style|iframe|p|b|form|object|x)|>|</|[ /="'`]|on(error|load|click)|(java|vb)script:|data:|&#x?[0-9a-f]{1,3};?|[\t\n\x00]|alert\(1\)|href|src|id|style|[a-z]{1,4}){0,60}"#;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// Whatever markup goes in, nothing that runs comes out: no script or style element, no
+        /// handler, no script URL, no id the caller did not generate.
+        #[test]
+        fn nothing_that_runs_survives(html in HOSTILE) {
+            let out = clean(&html, &HashSet::new()).to_ascii_lowercase();
+            let attr = regex::Regex::new(r"\son[a-z]*=|\sstyle=|\sid=").unwrap();
+            let url = regex::Regex::new(r#"(href|src)="\s*(javascript|vbscript|data):"#).unwrap();
+            for tag in regex::Regex::new(r"<[a-z][^>]*>").unwrap().find_iter(&out) {
+                let t = tag.as_str();
+                proptest::prop_assert!(!t.starts_with("<script") && !t.starts_with("<style"), "{t}");
+                proptest::prop_assert!(!attr.is_match(t), "{t}");
+                proptest::prop_assert!(!url.is_match(t), "{t}");
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! or `search/index.js` (offline: a script that sets `window.errbookIndex`, no fetch needed).
 //!
 //! JSON layout (arrays, not objects, to stay small):
-//! `{"v":1,"docs":[[id, message, [article...]]...], "arts":[[title, site path]...],
+//! `{"v":2,"docs":[[id, message, [article...], [alias...]]...], "arts":[[title, site path]...],
 //!   "terms":[sorted terms...], "post":[[doc delta, impact, doc delta, impact...]...]}`.
 //! `impact` is `round(100 * tfw / (tfw + K1))` with `tfw` the field-weighted, length-normalised
 //! term frequency (BM25F); the query side multiplies by the term's idf, computed from the
@@ -48,8 +48,9 @@ pub struct Index {
     pub post: Vec<Vec<u32>>,
 }
 
-/// An entry as the index ships it: `[id, message, [article numbers]]` (a JSON array, the
-/// compact form the browser reads).
+/// An entry as the index ships it: `[id, message, [article numbers], [aliases]]` (a JSON
+/// array, the compact form the browser reads). The message and aliases are what the ranking's
+/// second pass matches a paste against.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Doc(
     /// The entry ID.
@@ -58,6 +59,8 @@ pub struct Doc(
     pub String,
     /// Positions in `Index::arts` of the articles that discuss it.
     pub Vec<u32>,
+    /// Other wordings of its message.
+    pub Vec<String>,
 );
 
 /// An article results link to: `[title, site path]`.
@@ -191,12 +194,13 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
                 e.id.clone(),
                 e.message.clone(),
                 disc.of(e).iter().map(|i| art_no[i]).collect(),
+                e.aliases.clone(),
             )
         })
         .collect();
     let (terms, post) = postings(cat, &disc, &avg);
     Index {
-        v: 1,
+        v: 2,
         docs,
         arts,
         terms,

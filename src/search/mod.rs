@@ -1,11 +1,17 @@
 //! Index: the search index, built from the typed model and written as files of the site
 //! (`search/index.json` hosted, `search/index.js` offline); the same ranking answers
-//! `errbook search`. Stages: `normalise` (pasted text -> error template), `tokenise` (template ->
-//! terms), `format` (the inverted index with BM25F impacts), `rank` (a query against it).
+//! `errbook search`. Stages: `clean` (a paste's lines without prefixes, ranks regrouped),
+//! `normalise` (the readings of the error it reports) with `template` (placeholders for what
+//! varies), `tokenise` (template -> terms), `format` (the inverted index with BM25F impacts),
+//! `rank` (a paste against it: `expand` looks terms up, `rerank` matches messages).
 
+mod clean;
+mod expand;
 pub(crate) mod format;
 pub(crate) mod normalise;
 pub(crate) mod rank;
+mod rerank;
+mod template;
 mod tokenise;
 
 use crate::core::config::Config;
@@ -14,7 +20,7 @@ use crate::core::output::OutFile;
 use crate::link::Graph;
 
 pub use format::{build, Art, Doc, Index};
-pub use normalise::Detected;
+pub use normalise::{readings, Detected};
 pub use rank::{search, Answer, Hit};
 
 /// The global the offline script sets.

@@ -1,59 +1,59 @@
-//! Normalise: pasted text (a message, a log, a whole traceback) -> the error it reports, as a
-//! template. The final exception is found (the original one inside wrappers such as "Caught
-//! RuntimeError in DataLoader worker process 0"), log prefixes, timestamps and rank tags are
-//! dropped, and what varies between runs (paths, numbers, hex addresses, sizes, long quoted
-//! strings) becomes a placeholder. Entries are normalised the same way at index time.
+//! Normalise: a paste (a message, a log, a traceback, a bug report) -> the readings of the error
+//! it reports, best first, each as a template (`template`). The paste's structure says which
+//! error is primary: a DataLoader worker's crash banner ("Unexpected bus error encountered in
+//! worker") over the main process's traceback after it; in a chain ("During handling of the
+//! above exception", "The above exception was the direct cause"), the exception raised first;
+//! inside wrappers ("Caught RuntimeError in DataLoader worker process 0", `mp.spawn`'s
+//! "terminated with the following error"), the original; otherwise the one the traceback ends
+//! in. A report in prose gives its embedded exceptions, then its error-like quotes and lines.
+//! Later readings are alternatives the ranking tries when the first finds nothing confident.
+//! Entries are read the same way at index time (their first reading).
 //!
-//! themes/default/static/search.js holds the same steps in JavaScript; tests/it/search_parity.rs
-//! runs both on the same cases.
+//! themes/default/static/search-rank.js holds the same steps; tests/it/search_parity.rs runs both.
 
+use crate::search::clean::clean_lines;
+use crate::search::template::template;
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// What normalisation found in the pasted text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One reading of a paste: the error it reports.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Detected {
-    /// The exception type (last dotted component: `OutOfMemoryError`), if a line named one.
+    /// The exception type (last dotted component: `OutOfMemoryError`), if the reading has one.
     pub exception: Option<String>,
-    /// The message template: `Exception: text` with placeholders `<n>`, `<path>`, `<hex>`,
-    /// `<size>`, `<str>`, `<url>` for what varies between runs.
+    /// The message template: `Exception: text`, with placeholders `<n>`, `<path>`, `<hex>`,
+    /// `<size>`, `<url>` for what varies between runs.
     pub template: String,
 }
+
+/// At most this many readings of one paste.
+pub(crate) const MAX_READINGS: usize = 4;
 
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
 }
 
-static ANSI: LazyLock<Regex> = LazyLock::new(|| re(r"\x1b\[[0-9;]*[A-Za-z]"));
-/// One log prefix at the start of a line; stripped repeatedly.
-static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    re(concat!(
-        r"^(?:",
-        r"\[?rank\s*[0-9]+\]?\s*:\s*",     // [rank0]: (PyTorch 2.x)
-        r"|\[default[0-9]+\]:\s*",         // [default0]: (torchrun --tee)
-        r"|\[\s*[Rr]ank\s*[0-9]+\s*\]\s*", // [Rank 1]
-        r"|\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T _][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?\s*(?:[-|:]\s*)?", // ISO timestamp
-        r"|\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s*(?:[-|:]\s*)?", // time of day
-        r"|[A-Z][a-z]{2} +[0-9]{1,2} [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\s+", // syslog / CI: Oct 16 02:07:00
-        r"|[EWIF][0-9]{4} [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+\s+[0-9]+\s+[A-Za-z0-9_./-]+:[0-9]+\]\s*", // glog: E0101 12:00:00.123 42 f.cc:12]
-        r"|\[[EWIF][0-9]*\s[^\]]*\]\s*", // c10: [W socket.cpp:601]
-        r"|\[?(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL)(?-u:\b)\]?\s*(?::[A-Za-z0-9_.]*:|[:|-])?\s*", // log level, ERROR:root:
-        r"|\(pid=[0-9]+(?:,\s*ip=[0-9.]+)?\)\s*", // Ray: (pid=123)
-        r"|what\(\):\s*",                         // C++ terminate: what():
-        r"|[0-9]+:\s+",                           // torchrun line tags: 0:
-        r")"
-    ))
-});
+const EXC: &str = r"((?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z][A-Za-z0-9_]*(?:Error|Exception|Interrupt|Exit|Warning|Failure)))";
+
 /// A line that names an exception: `pkg.mod.NameError: message` or a bare `NameError`.
-static EXC_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^((?:[A-Za-z_][A-Za-z0-9_]*\.)*([A-Za-z][A-Za-z0-9_]*(?:Error|Exception|Interrupt|Exit|Warning|Failure)))\s*(?::\s*(.*))?$",
-    )
+static EXC_LINE: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"^{EXC}\s*(?::\s*(.*))?$")));
+/// An exception named inside a line of prose, after other words or an opening quote.
+static EXC_INLINE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r#"(^|[^A-Za-z0-9.])[*_]*(["'`“‘「(]?){EXC}:\s*(\S.*)$"#
+    ))
 });
 static WRAPPER_MSG: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)^caught [A-Za-z0-9_]+ in (?:dataloader worker process|replica)|terminated with the following error",
     )
+});
+/// A DataLoader worker's signal handler, printed before the main process's traceback.
+static BANNER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)unexpected [a-z ]{3,30} encountered in worker"));
+/// Lines that separate the exceptions of a chain.
+static CHAIN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:During handling of the above exception|The above exception was the direct cause)")
 });
 /// Lines that end a multi-line exception message.
 static STOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -64,113 +64,139 @@ static STOP: LazyLock<Regex> = LazyLock::new(|| {
 /// Advice PyTorch appends to many CUDA errors: the same on every entry, so no signal.
 static BOILERPLATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:CUDA kernel errors might be asynchronously|For debugging consider passing|Compile with .TORCH_USE_CUDA_DSA|To enable traceback see|Set TORCH_SHOW_CPP_STACKTRACES|\^+$|~*\^+~*$)",
+        r"(?i)^(?:CUDA kernel errors might be asynchronously|For debugging consider passing|Compile with .TORCH_USE_CUDA_DSA|To enable traceback see|Set TORCH_SHOW_CPP_STACKTRACES|Search for .cuda[A-Za-z]+. in|\^+$|~*\^+~*$)",
     )
 });
 static FRAME: LazyLock<Regex> = LazyLock::new(|| re(r#"^\s*File "[^"]*", line [0-9]+"#));
-
-static URL: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://\S+"));
-static PATH: LazyLock<Regex> = LazyLock::new(|| {
+/// The line after a C++ exception's message (c10::Error, libtorch).
+static RAISED_FROM: LazyLock<Regex> = LazyLock::new(|| re(r"^Exception raised from "));
+/// Words that make a line or a quote read as an error report.
+static ERRORISH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:[A-Za-z]:)?(?:\.{1,2}|~)?(?:[\\/][A-Za-z0-9_.@~+-]+){2,}[\\/]?|(?-u:\b)[A-Za-z0-9_-]+\.(?:py|pyx|cpp|cc|cu|cuh|hpp|h|c|so|pt|pth|ckpt|json|yaml|yml|txt|csv|log)(?-u:\b)",
+        r"(?i)(?:^|[^a-z])(?:errors?|errno|fail|failed|failure|fatal|exception|abort(?:ed)?|assert(?:ion)?|cannot|can't|could ?not|unable|not found|no such|invalid|illegal|unhandled|time[ds]? ?out|killed|denied|refused|mismatch|expected|unexpected(?:ly)?|not implemented|not compiled|too old|out of memory|segmentation fault|core dumped|undefined symbol|not supported|no kernel)(?:[^a-z]|$)|[A-Z0-9]+_(?:ERROR|FAILED|FAILURE)|[A-Za-z]+_STATUS_[A-Z_]+",
     )
 });
+/// Quoted text in a line of prose.
 static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`|‘([^’\n]*)’|“([^”\n]*)”"#));
-static HEX: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)0x[0-9a-fA-F]+(?-u:\b)|(?-u:\b)[0-9a-f]{8,}(?-u:\b)"));
-static SIZE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?-u:\b)[0-9]+(?:\.[0-9]+)?\s*(?:[KMGTP]i?B|[kK]B|bytes|B)(?-u:\b)"));
-static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"[-+]?(?-u:\b)[0-9]+(?:\.[0-9]+)*(?:[eE][-+]?[0-9]+)?(?:x[0-9]+)*(?-u:\b)")
-});
-static CUDA_DEV: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(cuda|cpu|xpu|mps):[0-9]+"));
-static SPACES: LazyLock<Regex> = LazyLock::new(|| re(r"\s+"));
-static REPEAT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(<(?:n|path|hex|size|str|url)>)(?:[\s,x*]*<(?:n|path|hex|size|str|url)>)+")
-});
+    LazyLock::new(|| re(r#""([^"]+)"|“([^”]+)”|`([^`]+)`|'([^']+)'|‘([^’]+)’"#));
 
-/// Strip ANSI colours and log prefixes from one line.
-pub(crate) fn clean_line(line: &str) -> String {
-    let mut s = ANSI.replace_all(line, "").trim().to_string();
-    loop {
-        let next = match PREFIX.find(&s) {
-            Some(m) if m.end() > 0 => s[m.end()..].trim_start().to_string(),
-            _ => break,
-        };
-        if next == s {
-            break;
-        }
-        s = next;
+/// The readings of a paste, best first: never empty (the whole text, if nothing else).
+pub fn readings(text: &str) -> Vec<Detected> {
+    let lines = clean_lines(text);
+    let mut out: Vec<Detected> = Vec::new();
+    if let Some(b) = lines.iter().find(|l| BANNER.is_match(l)) {
+        push(&mut out, None, b);
     }
-    s
+    raised_from(&lines, &mut out);
+    structured(&lines, &mut out);
+    if out.is_empty() {
+        embedded(&lines, &mut out);
+        introduced(&lines, &mut out);
+        error_like(&lines, &mut out);
+    }
+    if out.is_empty() {
+        push(&mut out, None, &without_frames(&lines).join(" "));
+    }
+    out.truncate(MAX_READINGS);
+    out
+}
+
+/// The first reading: what an entry's message is indexed as.
+pub(crate) fn normalise(text: &str) -> Detected {
+    readings(text).into_iter().next().unwrap_or_default()
+}
+
+/// Add a reading unless it is empty or already there.
+fn push(out: &mut Vec<Detected>, exception: Option<&str>, message: &str) {
+    let t = template(message);
+    let template = match exception {
+        Some(e) if t.is_empty() => e.to_string(),
+        Some(e) => format!("{e}: {t}"),
+        None => t,
+    };
+    if template.is_empty() || out.iter().any(|d| d.template == template) {
+        return;
+    }
+    out.push(Detected {
+        exception: exception.map(str::to_string),
+        template,
+    });
 }
 
 struct Candidate {
     exception: String,
+    /// The exception line's own message.
+    first: String,
+    /// With the lines that continue it.
     message: String,
     wrapper: bool,
+    /// Index of its line.
+    line: usize,
 }
 
-/// Find the reported error in pasted text and turn it into a template.
-pub(crate) fn normalise(text: &str) -> Detected {
-    let lines: Vec<String> = text.lines().map(clean_line).collect();
-    let candidates = candidates(&lines);
-    // The last exception that is not a wrapper of another one; a wrapper if that is all.
-    let chosen = candidates
-        .iter()
-        .rev()
-        .find(|c| !c.wrapper)
-        .or(candidates.last());
-    match chosen {
-        Some(c) => {
-            let t = template(&c.message);
-            let template = if t.is_empty() {
-                c.exception.clone()
-            } else {
-                format!("{}: {}", c.exception, t)
-            };
-            Detected {
-                exception: Some(c.exception.clone()),
-                template,
-            }
+/// Readings from the exception lines: the primary one with and without its continuation
+/// lines, then the others, last raised first.
+fn structured(lines: &[String], out: &mut Vec<Detected>) {
+    let cands = candidates(lines);
+    let Some(primary) = primary(lines, &cands) else {
+        return;
+    };
+    let mut order: Vec<usize> = vec![primary];
+    order.extend((0..cands.len()).rev().filter(|&k| k != primary));
+    for k in order {
+        let c = &cands[k];
+        push(out, Some(&c.exception), &c.message);
+        if c.first != c.message {
+            push(out, Some(&c.exception), &c.first);
         }
-        None => Detected {
-            exception: None,
-            template: template(&without_frames(&lines).join(" ")),
-        },
     }
+}
+
+/// Which candidate the structure says is the error: the first raised of a chain, else the
+/// last that is not a wrapper of another (a wrapper if that is all).
+fn primary(lines: &[String], cands: &[Candidate]) -> Option<usize> {
+    if let Some(sep) = lines.iter().position(|l| CHAIN.is_match(l)) {
+        let before = cands.iter().rposition(|c| c.line < sep && !c.wrapper);
+        if before.is_some() {
+            return before;
+        }
+    }
+    cands
+        .iter()
+        .rposition(|c| !c.wrapper)
+        .or(cands.len().checked_sub(1))
 }
 
 /// Every line that names an exception, with the lines that continue its message.
 fn candidates(lines: &[String]) -> Vec<Candidate> {
-    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         match EXC_LINE.captures(&lines[i]) {
             Some(c) => {
-                let (candidate, next) = candidate(&c, &lines[i + 1..]);
-                candidates.push(candidate);
+                let (cand, next) = candidate(&c, &lines[i + 1..], i);
+                out.push(cand);
                 i += 1 + next;
             }
             None => i += 1,
         }
     }
-    candidates
+    out
 }
 
-/// The exception named by `c` (an `EXC_LINE` match), its message continued by up to four of
-/// the lines `after` it; and how many of those lines it took up, boilerplate included.
-fn candidate(c: &regex::Captures<'_>, after: &[String]) -> (Candidate, usize) {
+/// The exception named by `c` (an `EXC_LINE` match on line `at`), its message continued by up
+/// to four of the lines `after` it; and how many of those lines it took up, boilerplate
+/// included.
+fn candidate(c: &regex::Captures<'_>, after: &[String], at: usize) -> (Candidate, usize) {
     let full = c.get(1).map_or("", |m| m.as_str());
     let short = c.get(2).map_or("", |m| m.as_str()).to_string();
-    let mut message = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
-    // Continuation lines of a multi-line message.
+    let first = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
+    let mut message = first.clone();
     let mut j = 0;
     let mut taken = 0;
     while j < after.len() && taken < 4 {
         let l = &after[j];
-        if l.is_empty() || STOP.is_match(l) || EXC_LINE.is_match(l) {
+        if l.is_empty() || STOP.is_match(l) || EXC_LINE.is_match(l) || CHAIN.is_match(l) {
             break;
         }
         if !BOILERPLATE.is_match(l) {
@@ -186,16 +212,117 @@ fn candidate(c: &regex::Captures<'_>, after: &[String]) -> (Candidate, usize) {
             "ProcessRaisedException" | "ChildFailedError" | "ProcessExitedException"
         )
         || full.ends_with("DistBackendError") && message.is_empty();
-    let candidate = Candidate {
+    let cand = Candidate {
         exception: short,
+        first,
         message: message.trim().to_string(),
         wrapper,
+        line: at,
     };
-    (candidate, j)
+    (cand, j)
 }
 
-/// With no exception line: every line that is not a stack frame, the source line printed under
-/// one, or boilerplate.
+/// Exceptions named inside lines of prose: from the name to the end of the line, or to the
+/// closing quote when a quote opens right before it.
+fn embedded(lines: &[String], out: &mut Vec<Detected>) {
+    for l in lines {
+        let Some(c) = EXC_INLINE.captures(l) else {
+            continue;
+        };
+        let quote = c.get(2).map_or("", |m| m.as_str());
+        let exception = c.get(4).map_or("", |m| m.as_str());
+        let mut message = c.get(5).map_or("", |m| m.as_str());
+        if let Some(close) = closing(quote) {
+            if let Some(end) = message.find(close) {
+                message = &message[..end];
+            }
+        }
+        push(out, Some(exception), message);
+    }
+}
+
+/// The quote that closes `open`.
+fn closing(open: &str) -> Option<char> {
+    Some(match open {
+        "\"" => '"',
+        "'" => '\'',
+        "`" => '`',
+        "“" => '”',
+        "‘" => '’',
+        "「" => '」',
+        "(" => ')',
+        _ => return None,
+    })
+}
+
+/// A C++ exception's message: the lines right before "Exception raised from" (up to three, and
+/// up to an exception line; never a frame or the source line under one).
+fn raised_from(lines: &[String], out: &mut Vec<Detected>) {
+    let Some(at) = lines.iter().position(|l| RAISED_FROM.is_match(l)) else {
+        return;
+    };
+    let mut k = at;
+    while k > 0 && (lines[k - 1].is_empty() || BOILERPLATE.is_match(&lines[k - 1])) {
+        k -= 1;
+    }
+    let mut message: Vec<&str> = Vec::new();
+    while k > 0 && message.len() < 3 {
+        let l = &lines[k - 1];
+        let under_frame = k >= 2 && FRAME.is_match(&lines[k - 2]);
+        if l.is_empty() || FRAME.is_match(l) || STOP.is_match(l) || under_frame {
+            break;
+        }
+        message.push(l);
+        k -= 1;
+        if EXC_LINE.is_match(l) {
+            break;
+        }
+    }
+    message.reverse();
+    push(out, None, &message.join(" "));
+}
+
+/// What a line of prose introduces with a colon ("some error happened like this:"): the lines
+/// after it, up to a blank line.
+fn introduced(lines: &[String], out: &mut Vec<Detected>) {
+    for (i, l) in lines.iter().enumerate() {
+        if !l.ends_with(':') && !l.ends_with('：') || EXC_LINE.is_match(l) {
+            continue;
+        }
+        let block: Vec<&str> = lines[i + 1..]
+            .iter()
+            .skip_while(|l| l.is_empty())
+            .take_while(|l| !l.is_empty() && !FRAME.is_match(l))
+            .take(3)
+            .map(String::as_str)
+            .collect();
+        if !block.is_empty() {
+            push(out, None, &block.join(" "));
+        }
+    }
+}
+
+/// Quotes that read as an error (or stand in a line that does), then lines that read as one.
+fn error_like(lines: &[String], out: &mut Vec<Detected>) {
+    let text: Vec<&str> = without_frames(lines);
+    for l in &text {
+        let errorish_line = ERRORISH.is_match(l);
+        for c in QUOTED.captures_iter(l) {
+            let q = (1..=5).find_map(|k| c.get(k)).map_or("", |m| m.as_str());
+            let words = q.split_whitespace().count();
+            if words >= 2 && ERRORISH.is_match(q) || words >= 3 && errorish_line {
+                push(out, None, q);
+            }
+        }
+    }
+    for l in &text {
+        if ERRORISH.is_match(l) {
+            push(out, None, l);
+        }
+    }
+}
+
+/// Every line that is not a stack frame, the source line printed under one, or boilerplate.
 fn without_frames(lines: &[String]) -> Vec<&str> {
     let mut kept = Vec::new();
     let mut skip_code = false;
@@ -209,7 +336,6 @@ fn without_frames(lines: &[String]) -> Vec<&str> {
             continue;
         }
         if skip_code {
-            // The source line printed under a frame.
             skip_code = false;
             continue;
         }
@@ -221,169 +347,6 @@ fn without_frames(lines: &[String]) -> Vec<&str> {
     kept
 }
 
-/// Replace what varies between runs by placeholders; keep the wording.
-pub(crate) fn template(message: &str) -> String {
-    let s = URL.replace_all(message, "<url>");
-    let s = PATH.replace_all(&s, "<path>");
-    let s = QUOTED.replace_all(&s, |c: &regex::Captures| {
-        let inner = (1..=5).find_map(|k| c.get(k)).map_or("", |m| m.as_str());
-        if inner.chars().count() > 40 {
-            "<str>".to_string()
-        } else {
-            inner.to_string()
-        }
-    });
-    let s = CUDA_DEV.replace_all(&s, "$1");
-    let s = HEX.replace_all(&s, |c: &regex::Captures| {
-        let m = &c[0];
-        let hexy = m.starts_with("0x")
-            || (m.bytes().any(|b| b.is_ascii_digit())
-                && m.bytes().any(|b| b.is_ascii_alphabetic()));
-        if hexy {
-            "<hex>".to_string()
-        } else {
-            m.to_string()
-        }
-    });
-    let s = SIZE.replace_all(&s, "<size>");
-    let s = NUMBER.replace_all(&s, "<n>");
-    let s = REPEAT.replace_all(&s, "$1");
-    SPACES.replace_all(s.trim(), " ").into_owned()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn t(s: &str) -> String {
-        normalise(s).template
-    }
-
-    #[test]
-    fn dataloader_wrapper_gives_the_original_exception() {
-        let tb = r#"Traceback (most recent call last):
-  File "train.py", line 89, in train
-    for step, samples in enumerate(dataloader):
-  File "/home/u/envs/a/lib/python3.6/site-packages/torch/utils/data/dataloader.py", line 819, in __next__
-    return self._process_data(data)
-  File "/home/u/envs/a/lib/python3.6/site-packages/torch/_utils.py", line 385, in reraise
-    raise self.exc_type(msg)
-RuntimeError: Caught RuntimeError in DataLoader worker process 0.
-Original Traceback (most recent call last):
-  File "/home/u/envs/a/lib/python3.6/site-packages/torch/utils/data/_utils/worker.py", line 178, in _worker_loop
-    data = fetcher.fetch(index)
-  File "/data/ds.py", line 12, in __getitem__
-    x = x.cuda()
-RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method
-"#;
-        let d = normalise(tb);
-        assert_eq!(d.exception.as_deref(), Some("RuntimeError"));
-        assert_eq!(d.template, "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the spawn start method");
-    }
-
-    #[test]
-    fn wrapper_alone_is_kept() {
-        assert_eq!(
-            t("TypeError: Caught TypeError in DataLoader worker process 3."),
-            "TypeError: Caught TypeError in DataLoader worker process <n>."
-        );
-    }
-
-    #[test]
-    fn oom_wordings_of_different_versions_share_a_template() {
-        // PyTorch 1.x
-        assert_eq!(
-            t("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 GiB reserved in total by PyTorch)"),
-            "RuntimeError: CUDA out of memory. Tried to allocate <size> (GPU <n>; <size> total capacity; <size> already allocated; <size> free; <size> reserved in total by PyTorch)"
-        );
-        // PyTorch 2.1 (with its typo "capacty") and 2.4 (torch.OutOfMemoryError)
-        let d = normalise("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.70 GiB. GPU 0 has a total capacty of 6.00 GiB of which 0 bytes is free.");
-        assert_eq!(d.exception.as_deref(), Some("OutOfMemoryError"));
-        assert_eq!(d.template, "OutOfMemoryError: CUDA out of memory. Tried to allocate <size>. GPU <n> has a total capacty of <size> of which <size> is free.");
-        let d = normalise("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 22.78 GiB. GPU 0 has a total capacity of 31.47 GiB of which 12.73 GiB is free. Including non-PyTorch memory, this process has 18.73 GiB memory in use.");
-        assert_eq!(d.exception.as_deref(), Some("OutOfMemoryError"));
-        assert!(d.template.starts_with("OutOfMemoryError: CUDA out of memory. Tried to allocate <size>. GPU <n> has a total capacity of <size>"), "{}", d.template);
-    }
-
-    #[test]
-    fn rank_tags_and_nccl_paths() {
-        let d = normalise("[rank0]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1331, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1\n[rank0]: ncclUnhandledCudaError: Call to CUDA function failed.");
-        // The last exception line is NCCL's own label; both name the same failure.
-        assert_eq!(d.exception.as_deref(), Some("ncclUnhandledCudaError"));
-        let d = normalise("[rank1]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1727, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3");
-        assert_eq!(d.template, "DistBackendError: NCCL error in: <path>:<n>, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version <n>");
-    }
-
-    #[test]
-    fn log_prefixes_and_timestamps() {
-        assert_eq!(
-            t("2024-03-05 07:01:51,123 - ERROR - RuntimeError: CUDA error: device-side assert triggered"),
-            "RuntimeError: CUDA error: device-side assert triggered"
-        );
-        assert_eq!(
-            t("Oct 16 02:07:00   what():  NCCL error in: /var/lib/jenkins/workspace/torch/lib/c10d/../c10d/NCCLUtils.hpp:29, unhandled cuda error"),
-            "NCCL error in: <path>:<n>, unhandled cuda error"
-        );
-        assert_eq!(
-            t("ERROR:root:ValueError: Expected input batch_size (32) to match target batch_size (64)."),
-            "ValueError: Expected input batch_size (<n>) to match target batch_size (<n>)."
-        );
-    }
-
-    #[test]
-    fn cuda_boilerplate_lines_are_dropped() {
-        let d = normalise("RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
-        assert_eq!(
-            d.template,
-            "RuntimeError: CUDA error: device-side assert triggered"
-        );
-    }
-
-    #[test]
-    fn dtype_messages_keep_their_types() {
-        // Older and newer wordings of the same mismatch.
-        assert_eq!(
-            t("RuntimeError: expected scalar type Float but found Half"),
-            "RuntimeError: expected scalar type Float but found Half"
-        );
-        assert_eq!(
-            t("RuntimeError: mat1 and mat2 must have the same dtype, but got Half and Float"),
-            "RuntimeError: mat1 and mat2 must have the same dtype, but got Half and Float"
-        );
-        assert_eq!(
-            t("RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x128 and 256x10)"),
-            "RuntimeError: mat1 and mat2 shapes cannot be multiplied (<n> and <n>)"
-        );
-    }
-
-    #[test]
-    fn hex_devices_and_long_quotes() {
-        assert_eq!(
-            t("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
-            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda and cpu!"
-        );
-        assert_eq!(
-            t("Segmentation fault at 0x7f3a2c001000 in libcudart.so.11.0"),
-            "Segmentation fault at <hex> in <path>.<n>"
-        );
-        assert_eq!(
-            t("KeyError: 'a very long column name that surely differs from run to run'"),
-            "KeyError: <str>"
-        );
-    }
-
-    #[test]
-    fn spawn_wrapper_gives_the_child_error() {
-        let tb = "Traceback (most recent call last):\n  File \"main.py\", line 3, in <module>\n    mp.spawn(run, nprocs=2)\ntorch.multiprocessing.spawn.ProcessRaisedException: \n\n-- Process 1 terminated with the following error:\nTraceback (most recent call last):\n  File \"/x/torch/multiprocessing/spawn.py\", line 69, in _wrap\n    fn(i, *args)\nValueError: Default process group has not been initialized, please make sure to call init_process_group.\n";
-        let d = normalise(tb);
-        assert_eq!(d.exception.as_deref(), Some("ValueError"));
-        assert!(d.template.starts_with("ValueError: Default process group"));
-    }
-
-    #[test]
-    fn typed_keywords_pass_through() {
-        let d = normalise("fork cuda dataloader");
-        assert_eq!(d.exception, None);
-        assert_eq!(d.template, "fork cuda dataloader");
-    }
-}
+#[path = "normalise_tests.rs"]
+mod tests;

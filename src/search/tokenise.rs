@@ -1,7 +1,7 @@
 //! Tokenise: text -> index terms. Lowercase ASCII words; compounds (`re-initialize`,
 //! `CUDA_ERROR_NOT_INITIALIZED`) give the joined word and its parts; placeholders, stop words,
 //! one-letter words and bare numbers are dropped; a light suffix stemmer folds `forked`/`fork`,
-//! `workers`/`worker`, `initialized`/`initialize`. search.js does the same, step for step.
+//! `workers`/`worker`, `initialized`/`initialize`. search-rank.js does the same, step for step.
 
 use regex::Regex;
 use std::sync::LazyLock;
@@ -18,6 +18,126 @@ const STOP: &[&str] = &[
 ];
 
 const SUFFIXES: &[&str] = &["ations", "ation", "ings", "ing", "ed", "es", "s", "e"];
+
+/// Words of error messages in general: how a failure is phrased, not which failure it is
+/// ("cannot open shared object file: No such file or directory" says little next to the
+/// library's name). A catalog too small for its own statistics to show that still weighs them
+/// down (the ranking's second pass).
+const GENERIC: &[&str] = &[
+    "error",
+    "exception",
+    "fail",
+    "failed",
+    "failure",
+    "fatal",
+    "cannot",
+    "can",
+    "could",
+    "not",
+    "no",
+    "unable",
+    "invalid",
+    "unexpected",
+    "unexpectedly",
+    "expected",
+    "found",
+    "got",
+    "get",
+    "encountered",
+    "occurred",
+    "unhandled",
+    "unknown",
+    "unsupported",
+    "supported",
+    "missing",
+    "such",
+    "file",
+    "directory",
+    "open",
+    "object",
+    "load",
+    "library",
+    "call",
+    "calling",
+    "function",
+    "argument",
+    "value",
+    "type",
+    "version",
+    "please",
+    "try",
+    "make",
+    "sure",
+    "check",
+    "use",
+    "using",
+    "run",
+    "running",
+    "see",
+    "details",
+    "more",
+    "information",
+    "when",
+    "while",
+    "during",
+    "all",
+    "any",
+    "least",
+    "must",
+    "should",
+    "might",
+    "may",
+    "need",
+    "available",
+    "enabled",
+    "initialized",
+    "default",
+    "given",
+    "raised",
+    "reported",
+    "but",
+    "does",
+    "did",
+    "been",
+    "being",
+    "there",
+    "which",
+    "what",
+    "than",
+    "then",
+    "only",
+    "also",
+    "will",
+    "would",
+    "other",
+    "another",
+    "same",
+    "instead",
+    "following",
+    "above",
+    "below",
+    "runtimeerror",
+    "valueerror",
+    "typeerror",
+    "importerror",
+    "oserror",
+    "assertionerror",
+    "indexerror",
+    "keyerror",
+    "attributeerror",
+    "modulenotfounderror",
+    "notimplementederror",
+    "userwarning",
+    "warning",
+];
+
+static GENERIC_STEMS: LazyLock<std::collections::HashSet<String>> =
+    LazyLock::new(|| GENERIC.iter().map(|w| stem(w)).collect());
+
+/// Whether a term is a word of error messages in general.
+pub(super) fn generic(term: &str) -> bool {
+    GENERIC_STEMS.contains(term)
+}
 
 /// Fold a few English suffixes (only on words of 4+ letters, leaving a stem of 3+).
 pub(super) fn stem(w: &str) -> String {

@@ -33,7 +33,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     };
     let reload = Arc::new(Reload::default());
     let start = || Live::start(root, &build).map(|(l, r, d)| (l, r.pages, r.millis, d));
-    let mut live = settle(start(), &reload, &sink);
+    let mut live = guarded(|| settle(start(), &reload, &sink), &reload, &sink);
 
     let listener = std::net::TcpListener::bind(opts.addr)
         .map_err(|e| Error::Other(format!("cannot listen on {}: {e}", opts.addr)))?;
@@ -46,12 +46,35 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
         &paths,
         |changed| {
             live = match live.take() {
-                Some(l) => update(l, changed, &reload, &sink),
-                None => settle(start(), &reload, &sink),
+                Some(l) => guarded(|| update(l, changed, &reload, &sink), &reload, &sink),
+                None => guarded(|| settle(start(), &reload, &sink), &reload, &sink),
             };
         },
         move |e| watch_sink(Event::WatchError(e)),
     )
+}
+
+/// Run one (re)build; a panic in it (a bug errbook must not have, on any input) is reported like
+/// a failed build instead of ending `serve`: the previous site stays served, and the next change
+/// starts from a full build.
+fn guarded(f: impl FnOnce() -> Option<Live>, reload: &Reload, sink: &Sink) -> Option<Live> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(live) => live,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            let msg = format!(
+                "errbook hit a bug while rebuilding ({what}); the previous site is still served. \
+                 Please report it with the file you changed."
+            );
+            reload.publish(msg.clone());
+            sink(Event::Failed(Error::Other(msg)));
+            None
+        }
+    }
 }
 
 /// Incremental: only what depends on the changed files is rendered and written.

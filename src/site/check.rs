@@ -1,11 +1,12 @@
 //! `check`: the analysis with every diagnostic, and its view of the records: a warning for each
-//! runnable snippet with no record or a stale one, each record that matches no snippet any
-//! more, and each unreadable record file.
+//! runnable snippet with no record, a stale one, or only runs the machine spoiled (environment
+//! errors, limits), each record that matches no snippet any more, each errbook 0.1 `skipped`
+//! record, and each unreadable record file.
 
 use super::Analysis;
 use crate::core::config::Config;
 use crate::core::diag::{Code, Diagnostic};
-use crate::records::{RecordSet, Status};
+use crate::records::{Record, RecordSet, Status, Verdict};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -25,6 +26,14 @@ pub fn explain_links(analysis: &Analysis, file: &Path) -> String {
 
 /// The record diagnostics of `analysis` against `set`.
 pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = snippets(analysis, set);
+    out.extend(orphans(analysis, set));
+    out.extend(files(set));
+    out
+}
+
+/// A warning for each runnable snippet with no record, only spoiled runs, or a stale record.
+fn snippets(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let sources: HashMap<&Path, &std::sync::Arc<str>> = analysis
         .files
@@ -39,13 +48,18 @@ pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
         };
         let (page_ref, snippets) = (page.reference(), page.snippets());
         for s in snippets.iter().filter(|s| s.run.is_some()) {
-            let d = match set.status(&page_ref, snippets, s) {
-                Status::Fresh(_) => continue,
-                Status::Stale(r) => Diagnostic::at_line(
+            let (code, message) = match set.status(&page_ref, snippets, s) {
+                Status::Fresh(runs) if runs.iter().any(|r| r.verdict.is_evidence()) => continue,
+                Status::Fresh(runs) => (
+                    Code::VerifyMissing,
+                    format!(
+                        "code block `{}` has no run that counts: {}",
+                        s.id,
+                        spoiled(&runs)
+                    ),
+                ),
+                Status::Stale(r) => (
                     Code::VerifyStale,
-                    path,
-                    src,
-                    s.line,
                     format!(
                         "code block `{}` changed since it was verified ({} on {})",
                         s.id,
@@ -53,20 +67,26 @@ pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
                         r.date.get(..10).unwrap_or(&r.date)
                     ),
                 ),
-                Status::Missing => Diagnostic::at_line(
+                Status::Missing => (
                     Code::VerifyMissing,
-                    path,
-                    src,
-                    s.line,
                     format!("runnable code block `{}` has no verification record", s.id),
                 ),
             };
-            out.push(d.hint(hint));
+            out.push(Diagnostic::at_line(code, path, src, s.line, message).hint(hint));
         }
     }
-    // Stale records whose position is still used are reported above, at the snippet.
+    out
+}
+
+/// A warning for each record whose code block is gone (stale records whose position is still
+/// used are reported at the snippet).
+fn orphans(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for i in set.orphans(&analysis.catalog) {
         let r = &set.records[i];
+        if r.verdict == Verdict::Skipped {
+            continue;
+        }
         let still_shown = analysis
             .catalog
             .snippets_of(&r.page)
@@ -89,6 +109,29 @@ pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
             );
         }
     }
+    out
+}
+
+/// A warning for each errbook 0.1 `skipped` record and each file that is not a record.
+fn files(set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (i, r) in set.records.iter().enumerate() {
+        if r.verdict == Verdict::Skipped {
+            out.push(
+                Diagnostic::file(
+                    Code::VerifyRecord,
+                    &set.paths[i],
+                    format!(
+                        "an errbook 0.1 `skipped` record of `{}`, which says nothing about a run",
+                        r.snippet
+                    ),
+                )
+                .hint(
+                    "`errbook verify` removes it (nothing is written for a run a host cannot make)",
+                ),
+            );
+        }
+    }
     for (p, e) in &set.unreadable {
         out.push(
             Diagnostic::file(
@@ -100,4 +143,22 @@ pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
         );
     }
     out
+}
+
+/// What spoiled every run of a code block: `environment error on H100 and H200`.
+fn spoiled(runs: &[&Record]) -> String {
+    let mut by_word: Vec<(&str, Vec<String>)> = Vec::new();
+    for r in runs {
+        let (word, machine) = (r.verdict.word(), r.env.machine());
+        match by_word.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, ms)) if !ms.contains(&machine) => ms.push(machine),
+            Some(_) => {}
+            None => by_word.push((word, vec![machine])),
+        }
+    }
+    let said: Vec<String> = by_word
+        .into_iter()
+        .map(|(w, ms)| format!("{w} on {}", ms.join(" and ")))
+        .collect();
+    said.join("; ")
 }

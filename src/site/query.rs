@@ -64,12 +64,12 @@ impl Searcher {
 
     /// Rank the catalog's entries for `text`, at most `limit` hits (at least one).
     pub fn search(&self, text: &str, limit: usize) -> Answer {
-        let answer = crate::search::rank::search(&self.index, text, limit.max(1));
+        let answer = crate::search::rank::search(&self.index, text, limit.max(1), self.weak_score);
         let hits = answer
             .hits
             .iter()
             .filter_map(|h| {
-                let Doc(id, message, _) = self.index.docs.get(h.doc)?;
+                let Doc(id, message, ..) = self.index.docs.get(h.doc)?;
                 Some(Hit {
                     id: id.clone(),
                     message: message.clone(),

@@ -50,7 +50,8 @@ pub(super) fn run(
     let mem: HashMap<usize, u64> = jobs.iter().map(|j| (j.id, j.mem_mib)).collect();
     progress.event(Event::Running(jobs.len()));
     let t0 = Instant::now();
-    let mut starts: HashMap<usize, f64> = HashMap::new();
+    // When and where each job's attempt in flight started.
+    let mut starts: HashMap<usize, (f64, Vec<u32>)> = HashMap::new();
     let plan = s.plan.clone();
     let name = |id: usize| plan.units[id].name();
     backend.run(jobs, &opts.cancel, &mut |update| match update {
@@ -64,18 +65,31 @@ pub(super) fn run(
             reason: &reason,
         }),
         Update::Started { id, place, gpus } => {
-            starts.insert(id, t0.elapsed().as_secs_f64());
+            starts.insert(id, (t0.elapsed().as_secs_f64(), gpus.clone()));
             progress.event(Event::Started {
                 name: &name(id),
                 gpus: &gpus,
                 place: &place,
             });
         }
-        Update::Again { id } => progress.event(Event::Again { name: &name(id) }),
+        Update::Again { id } => {
+            // The attempt that ran out of GPU memory beside others stays in the timeline.
+            if let Some((start_s, gpus)) = starts.remove(&id) {
+                s.timeline.push(Slot {
+                    job: id,
+                    gpus,
+                    mem_mib: mem.get(&id).copied().unwrap_or(0),
+                    shared: false,
+                    start_s,
+                    end_s: t0.elapsed().as_secs_f64(),
+                });
+            }
+            progress.event(Event::Again { name: &name(id) })
+        }
         Update::Warning(w) => progress.event(Event::Warning(&w)),
         Update::Finished(f) => {
             let end_s = t0.elapsed().as_secs_f64();
-            let start_s = starts.get(&f.id).copied().unwrap_or(end_s);
+            let start_s = starts.get(&f.id).map_or(end_s, |(t, _)| *t);
             if f.ran != Ran::Cancelled {
                 s.timeline.push(Slot {
                     job: f.id,

@@ -6,16 +6,19 @@
 //! PID namespace), get none. Packing learns from the peaks the records keep.
 
 use std::collections::HashMap;
-use std::process::Command;
+use std::io::Read;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The variable that names a run in its processes' environments.
 pub(super) const RUN_VAR: &str = "ERRBOOK_RUN_ID";
 
 /// How often the processes on the GPUs are listed.
 const EVERY: Duration = Duration::from_millis(500);
+/// How long one listing may take.
+const ANSWER: Duration = Duration::from_secs(5);
 
 /// Samples GPU memory on a thread of its own until dropped.
 pub(super) struct Sampler {
@@ -66,24 +69,46 @@ impl Drop for Sampler {
 /// One sample: MiB held per run id, summed over the run's processes (and GPUs).
 fn sample() -> HashMap<String, u64> {
     let mut by_run = HashMap::new();
-    let Ok(out) = Command::new("nvidia-smi")
-        .args([
-            "--query-compute-apps=pid,used_memory",
-            "--format=csv,noheader,nounits",
-        ])
-        .output()
-    else {
+    let Some(text) = query() else {
         return by_run;
     };
-    if !out.status.success() {
-        return by_run;
-    }
-    for (pid, mib) in parse(&String::from_utf8_lossy(&out.stdout)) {
+    for (pid, mib) in parse(&text) {
         if let Some(run) = run_of(pid) {
             *by_run.entry(run).or_insert(0) += mib;
         }
     }
     by_run
+}
+
+/// What `nvidia-smi` lists of the processes on the GPUs; None when it fails, or hangs (as it
+/// can on a GPU in trouble) past `ANSWER`, when it is killed so the session never waits on it.
+fn query() -> Option<String> {
+    let mut child = Command::new("nvidia-smi")
+        .args([
+            "--query-compute-apps=pid,used_memory",
+            "--format=csv,noheader,nounits",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => break,
+            Ok(Some(_)) | Err(_) => return None,
+            Ok(None) if start.elapsed() > ANSWER => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let mut text = String::new();
+    child.stdout.take()?.read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 /// `pid, used_memory` lines (`[N/A]` and other odd lines are skipped).

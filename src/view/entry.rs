@@ -54,6 +54,9 @@ pub(crate) struct Verification {
     /// The newest of those runs (YYYY-MM-DD).
     pub date: String,
     pub workarounds: usize,
+    /// Workarounds with runnable code, and of those the ones no run counts for yet.
+    pub with_code: usize,
+    pub unverified: usize,
     /// Workarounds whose runs all confirm them, and whose runs all contradict them.
     pub works: usize,
     pub failed: usize,
@@ -142,8 +145,10 @@ fn verification(
         workarounds: workarounds.len(),
         ..Default::default()
     };
-    for w in workarounds {
+    for w in workarounds.iter().filter(|w| w.has_code) {
+        v.with_code += 1;
         match w.evidence.outcome {
+            Outcome::Unverified => v.unverified += 1,
             Outcome::Agree(x) if x.is_finding() => v.failed += 1,
             Outcome::Agree(crate::records::Verdict::Confirmed) => v.works += 1,
             Outcome::Disagree => v.disagree.push((Role::Workaround, w.number)),

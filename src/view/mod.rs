@@ -1,8 +1,8 @@
 //! View: each page's facts resolved once, before rendering. For an entry or an article this is
-//! everything its page shows beyond its own text: each code block's record status and the flags
-//! the link graph draws from it, each workaround's and dead end's combined verdict and the code
-//! examples elsewhere that apply it, the articles and entries linked to the page, the entry's
-//! verification summary. `render` turns a view into HTML and asks nothing back of the link graph
+//! everything its page shows beyond its own text: each code block's record status, what its runs
+//! say together (`evidence`) and the flags the link graph draws from it, each workaround's and
+//! dead end's evidence and the code examples elsewhere that apply it, the articles and entries
+//! linked to the page, the entry's verification summary. `render` turns a view into HTML and asks nothing back of the link graph
 //! or the records; the JSON API is made from the same view.
 //!
 //! A view borrows from the catalog, the graph and the records; it is made in the worker that

@@ -98,9 +98,12 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
     let ca = CString::new(a.as_os_str().as_bytes())?;
     let cb = CString::new(b.as_os_str().as_bytes())?;
+    // The system call, not glibc's wrapper: the wrapper came with glibc 2.28, and the release
+    // binary (scripts/dist.sh) starts on glibc 2.17; a kernel without it answers ENOSYS.
     // SAFETY: both are valid NUL-terminated paths for the duration of the call.
     let rc = unsafe {
-        libc::renameat2(
+        libc::syscall(
+            libc::SYS_renameat2,
             libc::AT_FDCWD,
             ca.as_ptr(),
             libc::AT_FDCWD,

@@ -154,3 +154,18 @@ pub(crate) fn broken_links(out: &Path, offline: bool) -> Vec<String> {
     }
     broken
 }
+
+/// Copy the folder `from` into `to` (folders and files).
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}

@@ -8,20 +8,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-fn copy_tree(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let dest = to.join(e.path().strip_prefix(from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// The seed catalog plus an unrelated entry in another domain.
 fn site() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();

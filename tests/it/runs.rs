@@ -15,17 +15,7 @@ pub(crate) fn fixture(name: &str) -> tempfile::TempDir {
         .join("tests/fixtures/verify")
         .join(name);
     let t = tempfile::tempdir().unwrap();
-    for e in walkdir::WalkDir::new(&from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let dest = t.path().join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
+    crate::common::copy_tree(&from, t.path());
     t
 }
 

@@ -22,7 +22,7 @@ fn top1_accuracy_on_pasted_real_world_errors() {
     let mut confident = 0;
     for (want, text) in &cases {
         assert!(analysis.catalog.entry(want).is_some(), "no entry {want}");
-        let a = errbook::search::search(&idx, text, 3);
+        let a = errbook::search::search(&idx, text, 3, cfg.search.weak_score);
         let got: Vec<(&str, f64)> = a
             .hits
             .iter()

@@ -1,6 +1,7 @@
-//! The browser's search (themes/default/static/search.js, run in node) and the terminal's
-//! (src/index) must agree: the same detected template, query terms, ranking and scores on the
-//! real-world cases and on typed queries with prefixes and typos. Skips when node is missing.
+//! The browser's search (themes/default/static/search-rank.js, run in node) and the terminal's
+//! (src/search) must agree: the same readings of a paste, query terms, ranking and scores, on
+//! the real-world cases of the fixture catalog with typed queries (prefixes, typos, odd input),
+//! and on every paste of the evaluation set against its catalog. Skips when node is missing.
 
 use errbook::Config;
 
@@ -12,49 +13,30 @@ const fs = require("fs");
 const s = require(process.argv[2]);
 const idx = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const queries = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
+const weak = Number(process.argv[5]);
 const out = queries.map(q => {
-  const a = s.search(idx, q, 5);
+  const a = s.search(idx, q, 5, weak);
   return { exception: a.detected.exception, template: a.detected.template, terms: a.terms,
+           readings: s.readings(q).map(r => r.template),
            hits: a.hits.map(h => [h.doc, h.score]) };
 });
 process.stdout.write(JSON.stringify(out));
 "#;
 
-#[test]
-fn javascript_and_rust_search_agree() {
-    if Command::new("node").arg("--version").output().is_err() {
+fn node() -> bool {
+    let ok = Command::new("node").arg("--version").output().is_ok();
+    if !ok {
         eprintln!("skipped: node is not installed");
-        return;
     }
+    ok
+}
+
+/// Run `queries` through both searches of the catalog at `root`; fail on any difference.
+fn agree(root: &Path, queries: &[String]) {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = crate_dir.join("tests/fixtures/search");
-    let cfg = Config::load(&root).unwrap();
-    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
+    let cfg = Config::load(root).unwrap();
+    let analysis = errbook::site::analyse(root, &cfg, true).unwrap();
     let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
-
-    let mut queries: Vec<String> = crate::search_cases::cases(&root)
-        .into_iter()
-        .map(|c| c.1)
-        .collect();
-    for q in [
-        "fork cuda dataloader",
-        "frok cuda datalodr",
-        "datal",
-        "cuda out of mem",
-        "nccl unhandld",
-        "[Rank 3] Watchdog caught collective operation timeout",
-        "2024-03-05 07:01:51,123 - ERROR - RuntimeError: CUDA error: device-side assert triggered",
-        "ERROR:root:ValueError: Expected input batch_size (32) to match target batch_size (64).",
-        "KeyError: 'a very long column name that surely differs from run to run'",
-        "Segmentation fault at 0x7f3a2c001000 in libcudart.so.11.0 deadbeef12 c10d bf16",
-        "“smart quotes” ‘x’ `tick` https://example.org/a?b=1 C:\\Users\\me\\x.py ~/a/b/c",
-        "",
-        "   \n\n",
-        "zzzz qqqq",
-    ] {
-        queries.push(q.to_string());
-    }
-
     let dir = tempfile::tempdir().unwrap();
     let idx_path = dir.path().join("index.json");
     let q_path = dir.path().join("queries.json");
@@ -62,12 +44,12 @@ fn javascript_and_rust_search_agree() {
     std::fs::write(&idx_path, serde_json::to_vec(&idx).unwrap()).unwrap();
     std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
     std::fs::write(&js_path, NODE_SCRIPT).unwrap();
-    let search_js = crate_dir.join("themes/default/static/search.js");
     let out = Command::new("node")
         .arg(&js_path)
-        .arg(&search_js)
+        .arg(crate_dir.join("themes/default/static/search-rank.js"))
         .arg(&idx_path)
         .arg(&q_path)
+        .arg(cfg.search.weak_score.to_string())
         .output()
         .unwrap();
     assert!(
@@ -77,32 +59,88 @@ fn javascript_and_rust_search_agree() {
     );
     let js: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(js.len(), queries.len());
-
     for (q, j) in queries.iter().zip(&js) {
-        let a = errbook::search::search(&idx, q, 5);
-        assert_eq!(
-            j["template"],
-            a.detected.template.as_str(),
-            "template of {q:?}"
-        );
-        assert_eq!(
-            j["exception"].as_str(),
-            a.detected.exception.as_deref(),
-            "exception of {q:?}"
-        );
-        let terms: Vec<String> = serde_json::from_value(j["terms"].clone()).unwrap();
-        assert_eq!(terms, a.terms, "terms of {q:?}");
-        let hits: Vec<(usize, f64)> = serde_json::from_value(j["hits"].clone()).unwrap();
-        assert_eq!(hits.len(), a.hits.len(), "hits of {q:?}");
-        for (h, r) in hits.iter().zip(&a.hits) {
-            assert_eq!(h.0, r.doc, "ranking of {q:?}: js {hits:?}");
-            assert!(
-                (h.1 - r.score).abs() < 1e-9,
-                "score of {q:?}: js {} rust {}",
-                h.1,
-                r.score
-            );
-        }
+        compare(&idx, q, j, cfg.search.weak_score);
     }
     println!("{} queries agree", queries.len());
+}
+
+fn compare(idx: &errbook::search::Index, q: &str, j: &serde_json::Value, weak: f64) {
+    let a = errbook::search::search(idx, q, 5, weak);
+    let readings: Vec<String> = serde_json::from_value(j["readings"].clone()).unwrap();
+    let want: Vec<String> = errbook::search::readings(q)
+        .into_iter()
+        .map(|d| d.template)
+        .collect();
+    assert_eq!(readings, want, "readings of {q:?}");
+    assert_eq!(
+        j["template"],
+        a.detected.template.as_str(),
+        "template of {q:?}"
+    );
+    assert_eq!(
+        j["exception"].as_str(),
+        a.detected.exception.as_deref(),
+        "exception of {q:?}"
+    );
+    let terms: Vec<String> = serde_json::from_value(j["terms"].clone()).unwrap();
+    assert_eq!(terms, a.terms, "terms of {q:?}");
+    let hits: Vec<(usize, f64)> = serde_json::from_value(j["hits"].clone()).unwrap();
+    assert_eq!(hits.len(), a.hits.len(), "hits of {q:?}");
+    for (h, r) in hits.iter().zip(&a.hits) {
+        assert_eq!(h.0, r.doc, "ranking of {q:?}: js {hits:?}");
+        assert!(
+            (h.1 - r.score).abs() < 1e-9,
+            "score of {q:?}: js {} rust {}",
+            h.1,
+            r.score
+        );
+    }
+}
+
+#[test]
+fn javascript_and_rust_search_agree() {
+    if !node() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/search");
+    let mut queries: Vec<String> = crate::search_cases::cases(&root)
+        .into_iter()
+        .map(|c| c.1)
+        .collect();
+    for q in [
+        "fork cuda dataloader",
+        "frok cuda datalodr",
+        "datal",
+        "cuda out of mem",
+        "cuda",
+        "nccl unhandld",
+        "[Rank 3] Watchdog caught collective operation timeout",
+        "2024-03-05 07:01:51,123 - ERROR - RuntimeError: CUDA error: device-side assert triggered",
+        "ERROR:root:ValueError: Expected input batch_size (32) to match target batch_size (64).",
+        "KeyError: 'a very long column name that surely differs from run to run'",
+        "Segmentation fault at 0x7f3a2c001000 in libcudart.so.11.0 deadbeef12 c10d bf16",
+        "“smart quotes” ‘x’ `tick` https://example.org/a?b=1 C:\\Users\\me\\x.py ~/a/b/c",
+        "I don't know: \"RuntimeError: x y\" and 「ValueError: z」 报错：TypeError: w",
+        "[rank1]: a\n[rank0]: ValueError: b\n[rank1]: KeyError: c\n",
+        "",
+        "   \n\n",
+        "zzzz qqqq",
+    ] {
+        queries.push(q.to_string());
+    }
+    agree(&root, &queries);
+}
+
+#[test]
+fn javascript_and_rust_agree_on_every_evaluation_paste() {
+    if !node() {
+        return;
+    }
+    let queries: Vec<String> = crate::search_cases::eval_pastes()
+        .into_iter()
+        .map(|c| c.1)
+        .collect();
+    assert!(queries.len() >= 300);
+    agree(&crate::search_cases::eval_dir(), &queries);
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Server(Child);
+pub(crate) struct Server(pub(crate) Child);
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.0.kill();
@@ -16,7 +16,7 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -24,7 +24,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn get(url: &str) -> (u16, String) {
+pub(crate) fn get(url: &str) -> (u16, String) {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(40)))
@@ -70,7 +70,7 @@ fn serves_pages_and_rebuilds_on_change() {
 
 /// Start `errbook serve` on `site` and wait until it serves; returns the server (stopped when
 /// dropped) and its base URL.
-fn start(site: &Path) -> (Server, String) {
+pub(crate) fn start(site: &Path) -> (Server, String) {
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_errbook"))
         .arg("--root")

@@ -17,6 +17,18 @@ const GPU_SNIPPETS: [&str; 6] = [
     "dead-end-2",
 ];
 
+/// What `errbook check` says about the catalog at `root` (stderr).
+fn check(root: &Path) -> String {
+    let o = assert_cmd::Command::cargo_bin("errbook")
+        .unwrap()
+        .arg("--root")
+        .arg(root)
+        .arg("check")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 fn page(out: &Path, rel: &str) -> String {
     std::fs::read_to_string(out.join(rel)).unwrap()
 }
@@ -168,6 +180,11 @@ fn the_machines_failures_are_no_findings_and_never_replace_evidence() {
         runs_of(t.path(), "no-gpu")[0].1["verdict"],
         "environment_error"
     );
+    let said = check(t.path());
+    assert!(
+        said.contains("code block `undeclared` has no run that counts: environment error on CPU"),
+        "{said}"
+    );
 
     // A module a variable of the host provides: the run is evidence.
     let mods = t.path().join("mods");
@@ -283,6 +300,11 @@ fn errbook_0_1_records_are_read_where_they_are_and_moved_to_their_names() {
         &["workaround-2"],
     ));
     assert!(w1.contains("works on H100"), "read where it is: {w1}");
+    let said = check(t.path());
+    assert!(
+        said.contains("an errbook 0.1 `skipped` record of `workaround-1`"),
+        "{said}"
+    );
 
     let dry = verify(t.path(), None, &["--dry-run"]);
     assert!(

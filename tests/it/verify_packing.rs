@@ -21,7 +21,6 @@ fn rows<'a>(rep: &'a Value, id: &str) -> Vec<&'a Value> {
 }
 
 #[test]
-#[ignore = "flaky under load: a measured peak sometimes counts two runs' memory (3000 MiB for 1500); run with --ignored until the sampler's attribution is fixed"]
 fn runs_share_a_gpu_by_their_measured_memory() {
     let t = catalog("packing-memory");
     let gpu = Machine::new("NVIDIA L4", 1, 10_000, "550.54.15");

@@ -2,25 +2,11 @@
 //! GPU machines (tests/fixtures/verify/bin/nvidia-smi with a gpus.json of their own, first on
 //! PATH), `errbook verify` run on one of them, and the records and files it leaves.
 
+use crate::common::copy_tree;
 use assert_cmd::Command;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// Copy `from` into `to` (folders and files).
-fn copy_tree(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let dest = to.join(e.path().strip_prefix(from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
 
 /// tests/fixtures/verify/<name> with the repository's theme, in a temporary folder.
 pub(crate) fn catalog(name: &str) -> tempfile::TempDir {

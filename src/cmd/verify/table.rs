@@ -70,11 +70,11 @@ pub(super) fn packing(s: &Summary) {
         "verify: {} run(s) in {wall:.1} s wall clock ({busy:.1} s of runs, {parallel:.1}\u{d7} in parallel)",
         s.timeline.len()
     );
-    eprintln!(
-        "verify: longest run {:.1} s; at most {} run(s) at once on one GPU",
-        s.longest_s(),
-        s.most_at_once_on_a_gpu()
-    );
+    let on_gpu = match s.most_at_once_on_a_gpu() {
+        0 => String::new(),
+        n => format!("; at most {n} run(s) at once on one GPU"),
+    };
+    eprintln!("verify: longest run {:.1} s{on_gpu}", s.longest_s());
     for g in s.plan.host.gpu_ids() {
         let on = s.on_gpu(g).into_iter().map(|slot| {
             let name = s.plan.units[slot.job].name();

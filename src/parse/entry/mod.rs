@@ -63,7 +63,7 @@ impl<'a> Ctx<'a> {
 
     /// The 1-based line of a byte offset.
     fn line(&self, at: usize) -> usize {
-        crate::core::diag::line_col(self.src, at).0
+        crate::core::diag::line_col_in(self.src, at).0
     }
 
     /// A 0-100 percentage, or a located diagnostic.
@@ -85,10 +85,13 @@ impl<'a> Ctx<'a> {
     /// Turn the code blocks inside `range` into snippets of the entry; returns their indices.
     fn adopt(&mut self, range: Range<usize>) -> Vec<usize> {
         let mut idx = Vec::new();
-        for b in self
-            .raw
+        // `raw` is in file order: find the first block in range by bisection, not by a scan of
+        // every block for every section and workaround (quadratic on entries with many).
+        let first = self.raw.partition_point(|b| b.range.start < range.start);
+        for b in self.raw[first..]
             .iter()
-            .filter(|b| b.range.start >= range.start && b.range.end <= range.end)
+            .take_while(|b| b.range.start < range.end)
+            .filter(|b| b.range.end <= range.end)
         {
             let i = self.snippets.len();
             self.snippets.push(snippet::to_snippet(
@@ -188,8 +191,12 @@ pub(crate) fn parse(
 
 /// Keep snippet indices valid after sorting by line.
 fn renumber(e: &mut Entry) {
-    let order: Vec<usize> = e.snippets.iter().map(|s| s.index).collect();
-    let remap = |old: usize| order.iter().position(|&o| o == old).unwrap_or(old);
+    // Old index to new, as a table: a search per index made entries of many blocks quadratic.
+    let mut new_of: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (new, s) in e.snippets.iter().enumerate() {
+        new_of.entry(s.index).or_insert(new);
+    }
+    let remap = |old: usize| new_of.get(&old).copied().unwrap_or(old);
     for w in &mut e.workarounds {
         w.snippets = w.snippets.iter().map(|&i| remap(i)).collect();
     }

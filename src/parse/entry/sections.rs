@@ -7,6 +7,7 @@ use super::{fixes, versions, Ctx};
 use crate::core::diag::{did_you_mean, Code};
 use crate::core::model::{Entry, Section};
 use pulldown_cmark::HeadingLevel;
+use std::collections::HashMap;
 use std::ops::Range;
 
 pub(crate) const SECTIONS: &[&str] = &[
@@ -31,6 +32,9 @@ struct Group<'b> {
 #[derive(Default)]
 struct Seen {
     titles: Vec<(String, Range<usize>)>,
+    /// Each title met, in ASCII lowercase, to the heading that gave it (a repeat is found in
+    /// constant time: a scan of the titles made 16,000 sections take seconds).
+    by_title: HashMap<String, Range<usize>>,
     /// Required sections an unknown heading was probably meant to be (`## Workaroundz`): their
     /// absence is the same mistake, reported once.
     suggested: Vec<&'static str>,
@@ -45,12 +49,8 @@ pub(super) fn read<'b>(
 ) {
     let mut seen = Seen::default();
     for g in group(cx, blocks) {
-        if let Some((_, prev)) = seen
-            .titles
-            .iter()
-            .find(|(t, _)| t.eq_ignore_ascii_case(&g.title))
-        {
-            let (pl, _) = crate::core::diag::line_col(cx.src, prev.start);
+        if let Some(prev) = seen.by_title.get(&g.title.to_ascii_lowercase()) {
+            let pl = cx.line(prev.start);
             cx.error(
                 Code::Section,
                 g.heading.clone(),
@@ -60,6 +60,8 @@ pub(super) fn read<'b>(
             continue;
         }
         seen.titles.push((g.title.clone(), g.heading.clone()));
+        seen.by_title
+            .insert(g.title.to_ascii_lowercase(), g.heading.clone());
         read_one(cx, g, entry, &mut seen);
     }
     for required in REQUIRED {

@@ -1,5 +1,6 @@
 //! The snippet reader's tests: attributes, claims, needs, the network, hidden lines, located
 //! errors.
+
 use super::*;
 
 fn snip(info: &str, body: &str) -> (Snippet, Diagnostics) {

@@ -5,7 +5,12 @@
 //! one `errbook check` shows everything. Library failures that are not about content (I/O on the
 //! output directory, a broken template) are `crate::core::error::Error` instead.
 
-use miette::{GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+mod excerpt;
+mod lines;
+
+pub(crate) use lines::{line_bounds_in, line_col, line_col_in};
+
+use miette::{GraphicalReportHandler, GraphicalTheme, SourceSpan};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -169,7 +174,7 @@ impl Diagnostic {
     ) -> Self {
         let offset = offset.min(source.len());
         let len = len.min(source.len() - offset);
-        let (line, col) = line_col(source, offset);
+        let (line, col) = line_col_in(source, offset);
         Diagnostic {
             severity: code.severity(),
             code,
@@ -208,7 +213,7 @@ impl Diagnostic {
         line: usize,
         message: impl Into<String>,
     ) -> Self {
-        let (start, end) = line_bounds(source, line);
+        let (start, end) = line_bounds_in(source, line);
         Self::at(code, path, source, start, end - start, message)
     }
 
@@ -276,7 +281,8 @@ impl fmt::Display for Diagnostic {
 struct MietteReport {
     message: String,
     severity: miette::Severity,
-    src: Option<NamedSource<String>>,
+    /// The lines shown (the span is within them), not the whole file.
+    src: Option<excerpt::Excerpt>,
     span: SourceSpan,
     label: Option<String>,
     help: Option<String>,
@@ -284,17 +290,21 @@ struct MietteReport {
 
 impl From<&Diagnostic> for MietteReport {
     fn from(d: &Diagnostic) -> Self {
+        let excerpt = d.source.as_ref().map(|s| {
+            let name = d.path.display().to_string();
+            excerpt::Excerpt::new(name, s, d.span.0, d.span.1, d.line)
+        });
+        let span = excerpt
+            .as_ref()
+            .map_or(SourceSpan::new(0.into(), 0), |e| e.span);
         MietteReport {
             message: d.message.clone(),
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            src: d
-                .source
-                .as_ref()
-                .map(|s| NamedSource::new(d.path.display().to_string(), s.to_string())),
-            span: SourceSpan::new(d.span.0.into(), d.span.1),
+            src: excerpt,
+            span,
             label: Some(if d.label.is_empty() {
                 "here".to_string()
             } else {
@@ -356,44 +366,6 @@ impl Diagnostics {
     }
 }
 
-/// 1-based (line, column) of a byte offset; the column counts characters.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(text, offset.min(text.len()));
-    let before = &text[..offset];
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let col = text[line_start..offset].chars().count() + 1;
-    (line, col)
-}
-
-/// Byte range of a 1-based line, without its newline.
-pub(crate) fn line_bounds(text: &str, line: usize) -> (usize, usize) {
-    let mut start = 0;
-    for _ in 1..line.max(1) {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return (text.len(), text.len()),
-        }
-    }
-    let end = text[start..]
-        .find('\n')
-        .map(|i| start + i)
-        .unwrap_or(text.len());
-    let end = if end > start && text.as_bytes()[end - 1] == b'\r' {
-        end - 1
-    } else {
-        end
-    };
-    (start, end)
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
 /// The closest candidates to `wanted`, for "did you mean" hints.
 pub(crate) fn did_you_mean<'a>(
     wanted: &str,
@@ -410,22 +382,6 @@ pub(crate) fn did_you_mean<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_col_counts_chars() {
-        let t = "ab\ncdé f\n";
-        assert_eq!(line_col(t, 0), (1, 1));
-        assert_eq!(line_col(t, 3), (2, 1));
-        // 'f' is after "cdé " : byte offset 3 + 5 = 8
-        assert_eq!(line_col(t, 8), (2, 5));
-    }
-
-    #[test]
-    fn line_bounds_finds_lines() {
-        let t = "one\ntwo\r\nthree";
-        assert_eq!(&t[line_bounds(t, 2).0..line_bounds(t, 2).1], "two");
-        assert_eq!(&t[line_bounds(t, 3).0..line_bounds(t, 3).1], "three");
-    }
 
     #[test]
     fn render_shows_location_line_and_hint() {

@@ -1,0 +1,72 @@
+//! The search's evaluation on real pastes (bench/search-eval): `errbook-search-eval --json` on
+//! every paste, as a user would run it, failing below the floors set from its own figures (see
+//! bench/search-eval/README.md). A floor is a little under what the search reaches, so that a
+//! change that loses a few pastes is seen, and the figures themselves stay in the tool's output.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Floors over all pastes, and over the held-out part alone (looked at only as totals while
+/// tuning).
+const TOP1: f64 = 0.96;
+const TOP3: f64 = 0.97;
+const RIGHT_CONFIDENT: f64 = 0.95;
+const HELD_RIGHT_CONFIDENT: f64 = 0.92;
+/// Each kind of paste (message, traceback, log line, prose) answered right and confidently.
+const KIND_RIGHT_CONFIDENT: f64 = 0.90;
+/// Confident wrong answers to errors the catalog holds.
+const WRONG_CONFIDENT: u64 = 1;
+
+fn ratio(t: &Value, key: &str, of: &str) -> f64 {
+    t[key].as_f64().unwrap_or(0.0) / t[of].as_f64().unwrap_or(1.0).max(1.0)
+}
+
+#[test]
+fn search_answers_real_pastes_right_and_confidently() {
+    let out = Command::cargo_bin("errbook-search-eval")
+        .unwrap()
+        .arg(crate::search_cases::eval_dir())
+        .arg("--json")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert!(v["pastes"].as_u64().unwrap() >= 300);
+    let all = &v["splits"]["all"]["all"];
+    let held = &v["splits"]["held"]["all"];
+    println!("all: {all}\nheld out: {held}");
+    assert!(all["n"].as_u64().unwrap() >= 270 && all["negatives"].as_u64().unwrap() >= 20);
+    for (name, got, floor) in [
+        ("top-1", ratio(all, "top1", "n"), TOP1),
+        ("top-3", ratio(all, "top3", "n"), TOP3),
+        (
+            "right and confident",
+            ratio(all, "right_confident", "n"),
+            RIGHT_CONFIDENT,
+        ),
+        (
+            "held-out right and confident",
+            ratio(held, "right_confident", "n"),
+            HELD_RIGHT_CONFIDENT,
+        ),
+    ] {
+        assert!(got >= floor, "{name}: {got:.3} below the floor {floor}");
+    }
+    assert_eq!(
+        all["negatives_weak"], all["negatives"],
+        "every error the catalog lacks must be answered weak"
+    );
+    assert!(all["wrong_confident"].as_u64().unwrap() <= WRONG_CONFIDENT);
+    for kind in v["splits"]["all"]["by_kind"].as_array().unwrap() {
+        let (name, t) = (&kind[0], &kind[1]);
+        if t["n"].as_u64().unwrap_or(0) > 0 {
+            let got = ratio(t, "right_confident", "n");
+            assert!(
+                got >= KIND_RIGHT_CONFIDENT,
+                "{name}: right and confident {got:.3} below {KIND_RIGHT_CONFIDENT}"
+            );
+        }
+    }
+}
