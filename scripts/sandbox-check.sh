@@ -11,8 +11,8 @@
 # --user     the unprivileged user for the checks run as one, when run as root (default: nobody)
 # --seed     after the checks, verify this catalog sandboxed (errbook's default) with --force and
 #            print, snippet by snippet, the verdict its records held before (unsandboxed runs)
-#            beside the sandboxed run's; --out DIR receives the records (DIR/verify), the
-#            session's --report (DIR/verify-report.json) and its output (DIR/verify.txt)
+#            beside the sandboxed run's; --out DIR receives the records (DIR/verify.tar.gz),
+#            the session's --report (DIR/verify-report.json) and its output (DIR/verify.txt)
 #
 # It checks bubblewrap itself (runs, its libraries, user namespaces, a sandbox as this user and
 # as an unprivileged one, a read-only root, no network, its own PID namespace), the GPU (with
@@ -47,6 +47,13 @@ PY=$(command -v "$PYTHON" || echo "$PYTHON")
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
 trap 'rm -rf "$WORK"' EXIT
+
+# How a command runs as $RUNAS (as root): setpriv, else runuser (both util-linux).
+if command -v setpriv >/dev/null; then
+  AS_USER=(setpriv --reuid="$RUNAS" --regid="$(id -g "$RUNAS" 2>/dev/null)" --clear-groups --)
+else
+  AS_USER=(runuser -u "$RUNAS" --)
+fi
 
 ROWS=()
 FAILED=0
@@ -109,8 +116,7 @@ check_unprivileged() {
   [ -d "$(dirname "$BWRAP")/lib" ] && cp -r "$(dirname "$BWRAP")/lib" "$WORK/bwrap/lib"
   chmod -R a+rX "$WORK/bwrap"
   local out
-  if out=$(setpriv --reuid="$RUNAS" --regid="$(id -g "$RUNAS")" --clear-groups -- \
-      "$WORK/bwrap/bwrap" "${BASE[@]}" -- /bin/sh -c 'id -un 2>/dev/null || id -u' 2>&1); then
+  if out=$("${AS_USER[@]}" "$WORK/bwrap/bwrap" "${BASE[@]}" -- /bin/sh -c 'id -un 2>/dev/null || id -u' 2>&1); then
     row PASS "sandbox as an unprivileged user" "as $RUNAS: $(echo "$out" | one_line)"
   else
     row FAIL "sandbox as an unprivileged user" "as $RUNAS: $(echo "$out" | one_line)"
@@ -227,7 +233,6 @@ if [ -n "$BWRAP" ] && [ -x "$BWRAP" ]; then
     BWRAP_SAVED=$BWRAP
     [ -x "$WORK/bwrap/bwrap" ] && BWRAP=$WORK/bwrap/bwrap
     cp "$ERRBOOK" "$WORK/errbook" 2>/dev/null && chmod 755 "$WORK/errbook" && ERRBOOK_SAVED=$ERRBOOK && ERRBOOK=$WORK/errbook
-    AS_USER=(setpriv --reuid="$RUNAS" --regid="$(id -g "$RUNAS")" --clear-groups --)
     if "${AS_USER[@]}" "$PY" -c pass 2>/dev/null; then
       check_errbook "as $RUNAS" env HOME=/nonexistent "${AS_USER[@]}"
     else
@@ -265,7 +270,8 @@ verify_seed() {
   "$ERRBOOK" --root "$SEED" verify --force --allow-contradictions --bwrap "$BWRAP" \
     --report "$out/verify-report.json" >"$out/verify.txt" 2>&1
   local rc=$?
-  [ -d "$records" ] && rm -rf "$out/verify" && cp -r "$records" "$out/verify"
+  # One file (a device's $OUT brings back few files, and none deep in folders).
+  [ -d "$records" ] && tar -czf "$out/verify.tar.gz" -C "$SEED" "$(basename "$records")"
   verdicts "$WORK/before" | sort > "$WORK/before.txt"
   verdicts "$records" | sort > "$WORK/after.txt"
   # This session's records: those whose sandbox is bwrap (the others were there before).
