@@ -55,7 +55,10 @@ enum Command {
     /// Report every diagnostic; write nothing; exit non-zero on errors.
     Check(cmd::check::Args),
     /// Run the runnable snippets and record the results.
-    Verify(cmd::verify::Args),
+    Verify(Box<cmd::verify::Args>),
+    /// errbook on a remote host, started by `verify --runner ssh://...|slurm`.
+    #[command(hide = true)]
+    VerifyWorker(cmd::worker::Args),
     /// Create a new entry or article from a template.
     New {
         #[arg(value_parser = ["error", "article"])]
@@ -88,7 +91,8 @@ fn main() -> ExitCode {
         } => cmd::build::run(&root, dest, offline, single_thread, no_infer, drafts),
         Command::Serve(args) => cmd::serve::run(&root, args),
         Command::Check(args) => cmd::check::run(&root, args),
-        Command::Verify(args) => cmd::verify::run(&root, args),
+        Command::Verify(args) => cmd::verify::run(&root, *args),
+        Command::VerifyWorker(args) => cmd::worker::run(args),
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),

@@ -8,6 +8,7 @@ pub(crate) mod new;
 pub(crate) mod search;
 pub(crate) mod serve;
 pub(crate) mod verify;
+pub(crate) mod worker;
 
 use errbook::Diagnostics;
 

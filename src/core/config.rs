@@ -68,6 +68,55 @@ pub struct VerifyConfig {
     pub gpu_mem_cap: String,
     /// GPU memory a run is taken to use when it declares none and no record measured it.
     pub gpu_mem_default: String,
+    /// How runs are contained: `bwrap` (bubblewrap) or `none`.
+    pub sandbox: String,
+    /// The bubblewrap binary: a path, or a name on `PATH` (default `bwrap`).
+    pub bwrap: Option<PathBuf>,
+    /// Memory a run may use (`16G`, `512M`); default: half of the host's memory.
+    pub memory_limit: Option<String>,
+    /// Tasks (processes and threads) a run may have at once.
+    pub tasks_limit: Option<u64>,
+    /// Variables of errbook's environment passed to every run, by name (values redacted from
+    /// records).
+    pub keep_env: Vec<String>,
+    /// Folders runs may read although they are hidden in the sandbox (a model cache under a
+    /// home folder); `~/` is the home folder.
+    pub sandbox_bind: Vec<String>,
+    pub ssh: SshConfig,
+    pub slurm: SlurmConfig,
+}
+
+/// `[verify.ssh]`: how `--runner ssh://host` reaches hosts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SshConfig {
+    /// The ssh command (split like a shell would: `ssh -F ci/ssh_config`).
+    pub command: String,
+    /// The errbook binary copied to hosts (default: the one running); a portable build for
+    /// hosts whose system is older than this one.
+    pub errbook: Option<PathBuf>,
+    /// Where errbook is copied on a host, relative to the home folder there.
+    pub remote_dir: String,
+}
+
+/// `[verify.slurm]`: how `--runner slurm` submits.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SlurmConfig {
+    pub partition: Option<String>,
+    pub account: Option<String>,
+    pub qos: Option<String>,
+    /// More `sbatch` flags, each a word (`--constraint=h100`, `--mem=64G`).
+    pub flags: Vec<String>,
+    /// How tasks ask for GPUs: `gres` (`--gres=gpu:N`) or `gpus` (`--gpus=N`).
+    pub gpu_flag: Option<String>,
+    /// A folder every node sees (programs, results, errbook itself); relative to the root.
+    /// Default: `.errbook/slurm` in the catalog.
+    pub shared_dir: Option<PathBuf>,
+    /// Seconds between looks at the queue (default 5).
+    pub poll_s: Option<f64>,
+    /// The errbook binary the nodes run (default: the one running), copied to the shared folder.
+    pub errbook: Option<PathBuf>,
 }
 
 impl Default for SiteConfig {
@@ -112,6 +161,24 @@ impl Default for VerifyConfig {
             python: "python3".into(),
             gpu_mem_cap: "90%".into(),
             gpu_mem_default: "4GiB".into(),
+            sandbox: "bwrap".into(),
+            bwrap: None,
+            memory_limit: None,
+            tasks_limit: None,
+            keep_env: Vec::new(),
+            sandbox_bind: Vec::new(),
+            ssh: SshConfig::default(),
+            slurm: SlurmConfig::default(),
+        }
+    }
+}
+
+impl Default for SshConfig {
+    fn default() -> Self {
+        SshConfig {
+            command: "ssh".into(),
+            errbook: None,
+            remote_dir: ".cache/errbook".into(),
         }
     }
 }
@@ -219,6 +286,19 @@ mod tests {
     fn empty_config_is_valid() {
         let c = Config::parse("", Path::new("book.toml")).unwrap();
         assert_eq!(c.build.output_dir, PathBuf::from("book"));
+    }
+
+    #[test]
+    fn runners_and_the_sandbox_are_configured_under_verify() {
+        let text = "[verify]\nsandbox = 'none'\nmemory_limit = '4G'\nkeep_env = ['HF_TOKEN']\n\n[verify.slurm]\npartition = 'gpu'\nflags = ['--mem=64G']\n\n[verify.ssh]\ncommand = 'ssh -F x'\n";
+        let c = Config::parse(text, Path::new("book.toml")).unwrap();
+        assert_eq!(c.verify.sandbox, "none");
+        assert_eq!(c.verify.slurm.partition.as_deref(), Some("gpu"));
+        assert_eq!(c.verify.slurm.flags, ["--mem=64G"]);
+        assert_eq!(c.verify.ssh.command, "ssh -F x");
+        assert_eq!(c.verify.ssh.remote_dir, ".cache/errbook");
+        let e = Config::parse("[verify.slurm]\npartion = 'x'\n", Path::new("book.toml"));
+        assert!(e.unwrap_err().to_string().contains("partion"));
     }
 
     #[test]

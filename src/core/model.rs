@@ -265,6 +265,9 @@ pub struct RunSpec {
     pub after: Option<String>,
     /// Run with `python3` (default) or another interpreter name.
     pub interpreter: String,
+    /// The run may use the network (`network`); sandboxed runs have none otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub network: bool,
     /// Python modules the run needs (`needs=torch,numpy`): a host where one does not import
     /// skips the run, and a run that fails to import one is an environment error.
     pub needs: Vec<String>,

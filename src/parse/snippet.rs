@@ -7,6 +7,7 @@
 //! ```python run expect=RuntimeError match="Cannot re-initialize CUDA" gpus=1 timeout=120 id=ex1
 //! ```python run after=ex1                  # continues block `ex1` of the same page
 //! ```python run env=MASTER_ADDR=127.0.0.1  # a variable for the run (repeatable)
+//! ```python run network                    # the run may use the network (sandboxed runs have none)
 //! ```python run needs=torch,numpy gpu_mem=2GiB   # modules it imports; GPU memory it uses
 //! ```
 //!
@@ -34,6 +35,7 @@ pub(crate) const KEYS: &[&str] = &[
     "id",
     "after",
     "interpreter",
+    "network",
     "needs",
     "gpu_mem",
 ];
@@ -231,6 +233,7 @@ struct Attrs {
     id: Option<String>,
     after: Option<String>,
     interpreter: String,
+    network: bool,
     needs: Vec<String>,
     gpu_mem_mib: Option<u64>,
 }
@@ -248,6 +251,7 @@ impl Attrs {
             id: None,
             after: None,
             interpreter: "python3".to_string(),
+            network: false,
             needs: Vec::new(),
             gpu_mem_mib: None,
         }
@@ -268,6 +272,15 @@ impl Attrs {
                     self.interpreter = v
                 }
             }
+            "network" if v.is_none() => {
+                self.runnable = true;
+                self.network = true;
+            }
+            "network" => at.error(
+                "`network` takes no value".to_string(),
+                w,
+                "write `network` alone: the run may use the network",
+            ),
             "expect" | "match" | "after" | "gpus" | "timeout" | "env" | "needs" | "gpu_mem" => {
                 self.runnable = true;
                 self.read_run(at, k, v, w);
@@ -369,6 +382,7 @@ impl Attrs {
             timeout_s: self.timeout,
             after: self.after,
             interpreter: self.interpreter,
+            network: self.network,
             needs: self.needs,
             gpu_mem_mib: self.gpu_mem_mib,
         };

@@ -53,9 +53,11 @@ pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
     let mut env: Vec<(String, String)> = Vec::new();
     let mut needs: Vec<String> = Vec::new();
     let (mut gpus, mut gpu_mem_mib) = (last.gpus, last.gpu_mem_mib);
+    let mut network = last.network;
     for r in chain.iter().filter_map(|s| s.run.as_ref()) {
         gpus = gpus.max(r.gpus);
         gpu_mem_mib = gpu_mem_mib.max(r.gpu_mem_mib);
+        network |= r.network;
         for (k, v) in &r.env {
             env.retain(|(ek, _)| ek != k);
             env.push((k.clone(), v.clone()));
@@ -69,6 +71,7 @@ pub(crate) fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
     Some(RunSpec {
         gpus,
         env,
+        network,
         needs,
         gpu_mem_mib,
         ..last
@@ -96,6 +99,10 @@ pub(crate) fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
     field("interpreter", &spec.interpreter);
     field("gpus", &spec.gpus.to_string());
     field("timeout", &spec.timeout_s.to_string());
+    // Hashed only when declared, so that records made before the attribute existed stay fresh.
+    if spec.network {
+        field("network", "yes");
+    }
     for (k, v) in &spec.env {
         field("env", &format!("{k}={v}"));
     }
@@ -129,6 +136,7 @@ mod tests {
                 timeout_s: 60,
                 after: after.map(String::from),
                 interpreter: "python3".into(),
+                network: false,
                 needs: vec![],
                 gpu_mem_mib: None,
             }),
@@ -156,6 +164,13 @@ mod tests {
             message: None,
         };
         assert_ne!(h1, hash_of(&claim, &claim[1]), "the claim is hashed");
+        let mut net = page.clone();
+        net[0].run.as_mut().unwrap().network = true;
+        assert_ne!(h1, hash_of(&net, &net[1]), "a declared network is hashed");
+        assert!(
+            effective(&chain(&net, &net[1])).unwrap().network,
+            "and inherited"
+        );
         assert_eq!(h1, hash_of(&page, &page[1]), "deterministic");
         // What a run needs of its host is no part of it: declaring it keeps records fresh.
         let mut needs = page.clone();

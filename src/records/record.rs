@@ -106,6 +106,13 @@ pub struct Record {
     pub gpus_used: Vec<u32>,
     #[serde(default)]
     pub env: Environment,
+    /// Where it ran: `local`, `ssh://host`, `slurm job 12_3 on node7`.
+    #[serde(default)]
+    pub runner: String,
+    /// How it was contained: `bwrap 0.8.0: no network, memory 16384 MiB, 8192 tasks (cgroup v2)`,
+    /// or `none` (`--sandbox none`).
+    #[serde(default)]
+    pub sandbox: String,
     /// The most GPU memory the run's processes held at once, in MiB, as `nvidia-smi` reported
     /// it while the run went on; none when it was not measured (no GPU, or too short a run).
     #[serde(default, skip_serializing_if = "Option::is_none")]

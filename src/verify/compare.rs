@@ -14,7 +14,7 @@ pub(super) struct Outcome {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
-    /// The sandbox limit that stopped the run (`memory`, `processes`), if one did.
+    /// The sandbox limit that stopped the run (`memory (2048 MiB)`, `tasks (8192)`), if one did.
     pub limit: Option<String>,
     pub raised: Raised,
 }
@@ -166,15 +166,26 @@ fn matches(e: &RaisedError, exception: Option<&str>, fragment: Option<&str>) -> 
 
 /// The verdict and a sentence saying why.
 pub(super) fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
-    if o.timed_out {
-        return (Verdict::TimedOut, format!("The run {}.", o.describe()));
+    // A run that failed at a limit says nothing about the text: the host gave it too little.
+    if let Some(limit) = o.limit.as_ref().filter(|_| o.failed() || o.timed_out) {
+        return (
+            Verdict::StoppedByLimit,
+            format!(
+                "Stopped by its sandbox's {limit} limit: it {}.",
+                o.describe()
+            ),
+        );
     }
+    // A limit first: a fork bomb held at its task limit spins until its time is up.
     if let Some(limit) = &o.limit {
         let how = o.describe();
         return (
             Verdict::StoppedByLimit,
             format!("The sandbox stopped it at its {limit} limit: it {how}."),
         );
+    }
+    if o.timed_out {
+        return (Verdict::TimedOut, format!("The run {}.", o.describe()));
     }
     let how = o.describe();
     if let Claim::Fails { exception, message } = claim {

@@ -11,7 +11,7 @@ use crate::records::RecordSet;
 use std::str::FromStr;
 
 /// How much of one GPU the runs packed onto it may plan to use together.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum MemCap {
     /// This share of the GPU's memory (0.9 for `90%`).
     Share(f64),

@@ -5,14 +5,14 @@
 use crate::records::Environment;
 use std::process::Command;
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gpu {
     pub index: u32,
     pub name: String,
     pub memory_mib: u64,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Host {
     pub gpus: Vec<Gpu>,
     /// Everything but the per-run GPU fields.
@@ -159,12 +159,12 @@ impl Host {
 }
 
 /// Which of `modules` the interpreter `python` (a command and its arguments) cannot import,
-/// looked up (not imported) with the variables `keep` lets through, as runs get them. An
-/// interpreter that does not start imports nothing.
+/// looked up (not imported) with the variables runs get (`passed`, the named ones, and the
+/// host's fixed few). An interpreter that does not start imports nothing.
 pub(super) fn missing_modules(
     python: &[String],
     modules: &[String],
-    keep: &[String],
+    passed: &[(String, String)],
 ) -> Vec<String> {
     const FIND: &str = "import importlib.util, sys\nfor m in sys.argv[1:]:\n    try:\n        ok = importlib.util.find_spec(m) is not None\n    except Exception:\n        ok = False\n    print(('ok ' if ok else 'missing ') + m)\n";
     let Some((exe, args)) = python.split_first() else {
@@ -175,13 +175,15 @@ pub(super) fn missing_modules(
     }
     let mut cmd = Command::new(exe);
     cmd.args(args).args(["-c", FIND]).args(modules).env_clear();
-    for (k, v) in std::env::vars_os() {
-        if k.to_str()
-            .is_some_and(|name| super::runner::kept(name, keep))
-        {
-            cmd.env(&k, &v);
-        }
-    }
+    let tmp = std::env::temp_dir();
+    let env = super::runner::env::build(
+        std::env::vars_os(),
+        passed,
+        &[],
+        &tmp.to_string_lossy(),
+        &[],
+    );
+    cmd.envs(env);
     let Some(out) = output(&mut cmd) else {
         return modules.to_vec();
     };

@@ -156,6 +156,8 @@ pub struct Plan {
     /// Parallel to `units`.
     pub actions: Vec<Action>,
     pub host: Host,
+    /// Where runs happen: `local`, `ssh://a (2 GPUs), ...`, `slurm (partition gpu)`.
+    pub runner: String,
     /// Runs at a time.
     pub jobs: usize,
     /// The interpreter command of `python3` snippets (book.toml's `verify.python`).

@@ -29,14 +29,33 @@ pub enum Event<'a> {
     PruneDone(usize),
     /// The plan: units, what to do with each, the host, runs at a time. Nothing has run yet.
     Planned(&'a Plan),
+    /// Something the maintainer should know (no cgroup here, `--sandbox none`, a host dropped).
+    Warning(&'a str),
+    /// What is going on while nothing else is said (a Slurm node asked what it has).
+    Note(&'a str),
     /// Runs begin, this many of them.
     Running(usize),
-    /// A run started on these GPUs (none: a CPU run).
-    Started { name: &'a str, gpus: &'a [u32] },
+    /// A run was handed to `place` (a host, a Slurm job) and waits there.
+    Queued { name: &'a str, place: &'a str },
+    /// A run waits in Slurm's queue for `reason` (`Priority`, `Resources`).
+    Pending {
+        name: &'a str,
+        place: &'a str,
+        reason: &'a str,
+    },
+    /// A run started at `place` (`local`, a host, a Slurm job and node) on these GPUs (none: a
+    /// CPU run).
+    Started {
+        name: &'a str,
+        gpus: &'a [u32],
+        place: &'a str,
+    },
     /// A run finished; its record is about to be written.
     Finished { name: &'a str, record: &'a Record },
     /// A run ran out of GPU memory while it shared its GPU; it runs again on a GPU of its own.
     Again { name: &'a str },
+    /// A run was cancelled (Ctrl-C) before it ended; nothing is recorded of it.
+    Cancelled { name: &'a str },
     /// A run's record is not written: it is not evidence (the machine failed it) and this
     /// environment's run of the same code, which is, stands.
     Kept { name: &'a str, record: &'a Record },

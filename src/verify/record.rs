@@ -35,6 +35,8 @@ fn base(u: &Unit, date: &str, env: Environment) -> Record {
         date: date.to_string(),
         gpus_used: Vec::new(),
         env,
+        runner: String::new(),
+        sandbox: String::new(),
         gpu_mem_peak_mib: None,
         output_bytes: 0,
         log: String::new(),
@@ -62,18 +64,20 @@ fn judge(rec: &mut Record, o: Outcome) {
     rec.children = r.children;
 }
 
-/// The record of a run of `u` started at `date` on `gpus`; `log_half`: bytes of the log kept
-/// from the start and from the end of the output.
+/// The record of a run of `u` started at `date` on `gpus` by `runner`; `result`: what the run
+/// did, or why it did not happen. `log_half`: bytes of the log kept from the start and from the
+/// end of the output.
 pub(crate) fn finished(
     u: &Unit,
     date: &str,
     gpus: &[u32],
-    env: Environment,
-    result: std::io::Result<Output>,
+    (env, runner): (Environment, &str),
+    result: Result<Output, String>,
     log_half: usize,
 ) -> Record {
     let mut rec = base(u, date, env);
     rec.gpus_used = gpus.to_vec();
+    rec.runner = runner.to_string();
     let out = match result {
         Ok(out) => out,
         Err(e) => {
@@ -83,6 +87,7 @@ pub(crate) fn finished(
             return rec;
         }
     };
+    rec.sandbox = out.sandbox.clone();
     let text = out.text();
     judge(
         &mut rec,

@@ -21,6 +21,9 @@ pub struct Done {
 /// How the summary names a unit this host cannot run (the plan says why).
 pub const SKIPPED: &str = "skipped";
 
+/// How the summary names a unit whose run was cancelled.
+pub const CANCELLED: &str = "cancelled";
+
 /// What a session did.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -31,6 +34,8 @@ pub struct Summary {
     pub timeline: Vec<Slot>,
     /// Records that could not be written, as messages.
     pub failures: Vec<String>,
+    /// Units whose run was cancelled (Ctrl-C) before it ended: nothing is recorded of them.
+    pub cancelled: Vec<usize>,
 }
 
 /// How a session ended, for its exit status.
@@ -86,10 +91,11 @@ impl Summary {
     /// run), in alphabetical order of the words.
     pub fn counts(&self) -> BTreeMap<&'static str, usize> {
         let mut counts = BTreeMap::new();
-        for ((_, rec), a) in self.results().zip(&self.plan.actions) {
+        for (i, ((_, rec), a)) in self.results().zip(&self.plan.actions).enumerate() {
             let word = match (rec, a) {
                 (Some(r), _) => r.verdict.word(),
                 (None, Action::Skip(_)) => SKIPPED,
+                (None, _) if self.cancelled.contains(&i) => CANCELLED,
                 (None, _) => UP_TO_DATE,
             };
             *counts.entry(word).or_default() += 1;
@@ -166,6 +172,7 @@ mod tests {
                 timeout_s: 1,
                 after: None,
                 interpreter: "python3".into(),
+                network: false,
                 needs: vec![],
                 gpu_mem_mib: None,
             },
@@ -201,12 +208,14 @@ mod tests {
                 actions,
                 units,
                 host: Default::default(),
+                runner: "local".into(),
                 jobs: 1,
                 python: vec![],
             },
             done,
             timeline: vec![],
             failures: vec![],
+            cancelled: vec![],
         };
         let counts: Vec<(&str, usize)> = s.counts().into_iter().collect();
         assert_eq!(

@@ -3,6 +3,7 @@
 //! tests/fixtures/ and assert on what users see.
 
 mod common;
+mod runs;
 mod search_cases;
 
 mod cascade;
@@ -21,6 +22,7 @@ mod link_explicit;
 mod link_quality;
 mod output_folder;
 mod parse_seed;
+mod sandbox;
 mod search_accuracy;
 mod search_cli;
 mod search_eval;
@@ -28,6 +30,8 @@ mod search_parity;
 mod serve;
 mod serve_hostile;
 mod site_output;
+mod slurm;
+mod ssh;
 mod synth;
 mod verify;
 mod verify_evidence;

@@ -1,67 +1,19 @@
 //! `errbook verify` driven as users run it, on CPU-only fixture catalogs under
 //! tests/fixtures/verify/: every verdict, a child that dies while the parent exits 0, a
 //! continuation chain, a time-out that kills the whole process group, an output flood, packing
-//! onto GPUs, and a changed snippet whose record goes stale.
+//! onto GPUs, and a changed snippet whose record goes stale. These run unsandboxed
+//! (`--sandbox none`), so that they pass where bubblewrap is not installed; `sandbox.rs` runs
+//! the same catalog in the sandbox.
 
-use assert_cmd::Command;
+use crate::runs::{alive, errbook, fixture, records, Records};
 use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> tempfile::TempDir {
-    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/verify")
-        .join(name);
-    let t = tempfile::tempdir().unwrap();
-    crate::common::copy_tree(&from, t.path());
-    t
-}
-
-fn errbook(root: &Path) -> Command {
-    let mut c = Command::cargo_bin("errbook").unwrap();
-    c.arg("--root").arg(root);
-    c
-}
-
-/// Records by snippet id.
-fn records(root: &Path) -> Records {
-    let mut out = BTreeMap::new();
-    for e in walkdir::WalkDir::new(root.join("verify"))
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if e.path().extension().is_some_and(|x| x == "json") {
-            let v: Value =
-                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
-            let id = v["snippet"].as_str().unwrap().to_string();
-            assert!(
-                out.insert(id.clone(), (e.path().to_path_buf(), v))
-                    .is_none(),
-                "two records for {id}"
-            );
-        }
-    }
-    out
-}
-
-fn alive(pid: u32) -> bool {
-    // A zombie (reparented, not yet reaped) counts as gone: it runs nothing.
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(s) => !s
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z'),
-        Err(_) => false,
-    }
-}
+use std::path::PathBuf;
 
 #[test]
 fn every_verdict_from_cpu_snippets() {
     let t = fixture("cpu");
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "none"])
+        .args(["verify", "--sandbox", "none", "--gpus", "none"])
         .env("ERRBOOK_TEST_SECRET", "1")
         .output()
         .unwrap();
@@ -115,7 +67,14 @@ fn every_verdict_from_cpu_snippets() {
 
     // Nothing runs again: every hash is recorded for this environment.
     let again = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--allow-contradictions"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "none",
+            "--allow-contradictions",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&again.stderr);
@@ -131,8 +90,6 @@ fn every_verdict_from_cpu_snippets() {
         "{cerr}"
     );
 }
-
-type Records = BTreeMap<String, (PathBuf, Value)>;
 
 /// Each claim's verdict, with the exception and exit status it rests on.
 fn check_claims(r: &Records) {
@@ -241,7 +198,7 @@ fn a_changed_snippet_makes_its_record_stale() {
     );
 
     errbook(t.path())
-        .args(["verify", "--only", "#base"])
+        .args(["verify", "--sandbox", "none", "--only", "#base"])
         .assert()
         .success();
     let first = records(t.path());
@@ -272,7 +229,7 @@ fn a_changed_snippet_makes_its_record_stale() {
 
     // Verifying again replaces the stale record (one file per snippet position remains).
     errbook(t.path())
-        .args(["verify", "--only", "#base"])
+        .args(["verify", "--sandbox", "none", "--only", "#base"])
         .assert()
         .success();
     let second = records(t.path());
@@ -286,7 +243,7 @@ fn independent_runs_are_packed_onto_all_gpus() {
     let t = fixture("packing");
     let report = t.path().join("report.json");
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "0,1", "--report"])
+        .args(["verify", "--sandbox", "none", "--gpus", "0,1", "--report"])
         .arg(&report)
         .output()
         .unwrap();
@@ -354,7 +311,15 @@ fn stray_json_files_beside_the_records_are_left_alone() {
         std::fs::write(path, text).unwrap();
     }
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--only", "#clean"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "none",
+            "--only",
+            "#clean",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -391,13 +356,30 @@ fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
     // DESIGN: a host that cannot run a snippet writes no record over a real one.
     let t = fixture("packing");
     errbook(t.path())
-        .args(["verify", "--gpus", "0,1", "--only", "#both"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "0,1",
+            "--only",
+            "#both",
+        ])
         .assert()
         .success();
     let before = records(t.path());
     assert_eq!(before["both"].1["verdict"], "confirmed");
     let out = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--force", "--only", "#both"])
+        .args([
+            "verify",
+            "--sandbox",
+            "none",
+            "--gpus",
+            "none",
+            "--force",
+            "--only",
+            "#both",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -405,4 +387,31 @@ fn a_forced_run_on_a_host_without_the_gpus_keeps_the_real_records() {
     assert!(err.contains("0 to run, 0 up to date, 1 to skip"), "{err}");
     assert!(err.contains("needs 2 GPUs, host has 0"), "{err}");
     assert_eq!(records(t.path()), before, "the real record stays as it was");
+}
+
+#[test]
+fn ctrl_c_stops_the_runs_in_flight_and_writes_no_record_for_them() {
+    let t = fixture("queue");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("errbook"))
+        .arg("--root")
+        .arg(t.path())
+        .args(["verify", "--sandbox", "none", "--gpus", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    let mut buf = [0u8; 1024];
+    while !err.contains("start  article/queue#waits") {
+        let n = std::io::Read::read(child.stderr.as_mut().unwrap(), &mut buf).unwrap();
+        assert!(n > 0, "{err}");
+        err.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    // SAFETY: SIGINT to the errbook this test started, as Ctrl-C sends.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = format!("{err}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("verify: cancelled"), "{err}");
+    assert!(records(t.path()).is_empty(), "{err}");
 }

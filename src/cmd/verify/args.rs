@@ -1,14 +1,29 @@
 //! `errbook verify`'s arguments, and their translation into the library's `verify::Options`
-//! (where the GPU list is parsed and checked).
+//! (where the runner, the GPU list and the sandbox are parsed and checked).
 
-use errbook::verify::{Options, DEFAULT_LOG_BYTES};
+use errbook::verify::{Options, Runner, SandboxChoice, SlurmChoice, DEFAULT_LOG_BYTES};
 use errbook::Result;
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// Where runs happen: `local` (this machine).
-    #[arg(long, default_value = "local", value_parser = ["local"])]
-    pub runner: String,
+    /// Where runs happen: `local` (this machine), `ssh://[user@]host[:port]` (repeatable: the
+    /// hosts share the plan by their GPUs), or `slurm` (a job array per plan).
+    #[arg(long, value_name = "RUNNER")]
+    pub runner: Vec<String>,
+    /// How runs are contained: `bwrap` (bubblewrap, the default) or `none` (unconfined: warned
+    /// about and recorded).
+    #[arg(long, value_name = "SANDBOX")]
+    pub sandbox: Option<String>,
+    /// The bubblewrap binary (default: `bwrap` on PATH; book.toml: verify.bwrap).
+    #[arg(long, value_name = "PATH")]
+    pub bwrap: Option<PathBuf>,
+    /// Memory a run may use (`16G`; default: half of the host's memory).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+    /// Tasks (processes and threads) a run may have at once (default 8192).
+    #[arg(long, value_name = "N")]
+    pub tasks_limit: Option<u64>,
     /// Runs at a time (default: the CPU count; GPU runs are also limited by the GPUs).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -28,7 +43,8 @@ pub(crate) struct Args {
     /// GPU indices to use (`0,1`), or `none`; default: every GPU nvidia-smi lists.
     #[arg(long, value_name = "LIST")]
     pub gpus: Option<String>,
-    /// Another variable of errbook's environment to pass to runs (`NAME` or `PREFIX*`; repeatable).
+    /// A variable of errbook's environment to pass to runs, by name (repeatable); its value is
+    /// redacted from records.
     #[arg(long, value_name = "NAME")]
     pub keep_env: Vec<String>,
     /// Bytes of each run's output kept in its record (half from the start, half from the end).
@@ -48,14 +64,26 @@ pub(crate) struct Args {
     pub gpu_mem_cap: Option<String>,
     /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
     #[arg(long, value_name = "FILE")]
-    pub report: Option<std::path::PathBuf>,
+    pub report: Option<PathBuf>,
+    /// Slurm partition (book.toml: verify.slurm.partition).
+    #[arg(long, value_name = "NAME")]
+    pub partition: Option<String>,
+    /// Slurm account (verify.slurm.account).
+    #[arg(long, value_name = "NAME")]
+    pub account: Option<String>,
+    /// Slurm QOS (verify.slurm.qos).
+    #[arg(long, value_name = "NAME")]
+    pub qos: Option<String>,
+    /// Another sbatch flag (`--sbatch-flag=--constraint=h100`; repeatable).
+    #[arg(long, value_name = "FLAG", allow_hyphen_values = true)]
+    pub sbatch_flag: Vec<String>,
 }
 
 impl Args {
-    /// The session's options; a malformed `--gpus` list is an error.
+    /// The session's options; a malformed runner, `--gpus` list or sandbox is an error.
     pub(crate) fn options(self) -> Result<Options> {
         Ok(Options {
-            runner: self.runner.parse()?,
+            runner: Runner::parse(&self.runner)?,
             jobs: self.jobs,
             force: self.force,
             only: self.only,
@@ -65,11 +93,24 @@ impl Args {
                 None => Default::default(),
             },
             keep_env: self.keep_env,
+            sandbox: SandboxChoice {
+                kind: self.sandbox.as_deref().map(str::parse).transpose()?,
+                bwrap: self.bwrap,
+                memory: self.memory_limit,
+                tasks: self.tasks_limit,
+            },
+            slurm: SlurmChoice {
+                partition: self.partition,
+                account: self.account,
+                qos: self.qos,
+                flags: self.sbatch_flag,
+            },
             log_bytes: self.log_bytes,
             prune: self.prune,
             reread: self.reread,
             gpu_mem_cap: self.gpu_mem_cap.map(|c| c.parse()).transpose()?,
             report: self.report,
+            ..Options::default()
         })
     }
 }

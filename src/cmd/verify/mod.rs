@@ -2,12 +2,13 @@
 //! library's (`errbook::verify::run`); this command turns its arguments into options (`args`),
 //! prints what the session reports as it goes (`plan`, `progress`) and at the end (`table`), and picks
 //! the exit status: 1 when a claim is contradicted (unless allowed), 2 when a record could not
-//! be written.
+//! be written, 130 when Ctrl-C cancelled the session.
 
 mod args;
 mod plan;
 mod progress;
 mod table;
+mod text;
 
 pub(crate) use args::Args;
 use errbook::verify::{self, Exit};
@@ -18,6 +19,15 @@ use std::process::ExitCode;
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let allow_contradictions = args.allow_contradictions;
     let opts = args.options()?;
+    // Ctrl-C: runs in flight are killed, Slurm jobs cancelled, finished records kept; a second
+    // one leaves at once.
+    let cancel = opts.cancel.clone();
+    let _ = ctrlc::set_handler(move || {
+        if cancel.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("verify: cancelling (runs in flight are stopped; Ctrl-C again to leave now)");
+    });
     let mut printer = progress::Printer::default();
     let summary = match verify::run(root, &opts, &mut printer) {
         Err(Error::Content { diags, .. }) => {
@@ -30,6 +40,10 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     if opts.dry_run {
         plan::list(&summary.plan);
         return Ok(ExitCode::SUCCESS);
+    }
+    if opts.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("verify: cancelled; the records of finished runs are written");
+        return Ok(ExitCode::from(130));
     }
     Ok(match summary.exit(allow_contradictions) {
         Exit::Clean => ExitCode::SUCCESS,

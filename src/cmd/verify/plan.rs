@@ -20,17 +20,31 @@ pub(super) fn line(plan: &Plan) -> String {
     let or = |default: &'static str, v: &str| -> String {
         (if v.is_empty() { default } else { v }).to_string()
     };
-    format!(
-        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip; host {}: {gpu_line}; Python {}, PyTorch {}; {} at a time",
+    let counts = format!(
+        "verify: {} runnable snippet(s): {} to run, {} up to date, {} to skip",
         plan.units.len(),
         plan.count(|a| *a == Action::Run),
         plan.count(|a| *a == Action::UpToDate),
         plan.count(|a| matches!(a, Action::Skip(_))),
-        or("?", &env.host),
+    );
+    let versions = format!(
+        "Python {}, PyTorch {}; {} at a time",
         or("?", &env.python),
         or("none", &env.torch),
         plan.jobs
-    )
+    );
+    match plan.runner.as_str() {
+        "local" => format!(
+            "{counts}; host {}: {gpu_line}; {versions}",
+            or("?", &env.host)
+        ),
+        // The nodes say what they have in each record.
+        slurm if slurm.starts_with("slurm") => format!("{counts}; on {slurm}"),
+        hosts => format!(
+            "{counts}; on {hosts}; largest host {}: {gpu_line}; {versions}",
+            or("?", &env.host)
+        ),
+    }
 }
 
 /// What this host cannot run, and why (stderr; nothing is written for these).
@@ -52,9 +66,10 @@ pub(super) fn list(plan: &Plan) {
         };
         let (name, s) = (u.name(), &u.spec);
         let claim = s.claim.describe();
-        println!(
+        let line = format!(
             "{what:<12} {name}  [{} GPU, {} s]  {claim}",
             s.gpus, s.timeout_s
         );
+        println!("{}", super::text::clean(&line));
     }
 }

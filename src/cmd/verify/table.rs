@@ -1,7 +1,9 @@
 //! `errbook verify`'s closing tables: the summary of every unit (stdout) and the packing of
-//! runs onto GPUs (stderr). Verdicts are named by `records::Verdict`'s one table of words.
+//! runs onto GPUs (stderr). Verdicts are named by `records::Verdict`'s one table of words; text
+//! from snippets and runs goes through `text::clean`.
 
-use errbook::verify::{Action, Summary, SKIPPED, UP_TO_DATE};
+use super::text::clean;
+use errbook::verify::{Action, Summary, CANCELLED, SKIPPED, UP_TO_DATE};
 
 /// A row per unit (verdict, snippet, claim, time), each finding's sentence, the counts.
 pub(super) fn summary(s: &Summary) {
@@ -11,10 +13,11 @@ pub(super) fn summary(s: &Summary) {
     }
     let mut rows: Vec<[String; 4]> =
         vec![["VERDICT", "SNIPPET", "CLAIM", "TIME"].map(String::from)];
-    for ((u, rec), a) in s.results().zip(&s.plan.actions) {
+    for (i, ((u, rec), a)) in s.results().zip(&s.plan.actions).enumerate() {
         let verdict = match (rec, a) {
             (Some(r), _) => r.verdict.as_str(),
             (None, Action::Skip(_)) => SKIPPED,
+            (None, _) if s.cancelled.contains(&i) => CANCELLED,
             (None, _) => UP_TO_DATE,
         };
         let time = rec.map_or("-".to_string(), |r| format!("{:.1} s", r.duration_s));
@@ -30,22 +33,27 @@ pub(super) fn summary(s: &Summary) {
     let w = [width(0), width(1), width(2), width(3)];
     for r in &rows {
         let cells: Vec<String> = (0..3).map(|c| format!("{:<w$}", r[c], w = w[c])).collect();
-        println!("{}  {:>w3$}", cells.join("  "), r[3], w3 = w[3]);
+        let line = format!("{}  {:>w3$}", cells.join("  "), r[3], w3 = w[3]);
+        println!("{}", clean(&line));
     }
     for d in &s.done {
         let (u, r) = (&s.plan.units[d.unit], &d.record);
         if d.kept {
-            println!(
+            let line = format!(
                 "  {}: {} (not written: the recorded run stands)",
                 u.name(),
                 r.finding
             );
+            println!("{}", clean(&line));
         } else if r.verdict != errbook::Verdict::Confirmed {
-            println!("  {}: {}", u.name(), r.finding);
+            println!("{}", clean(&format!("  {}: {}", u.name(), r.finding)));
         }
     }
     for (u, reason) in s.skipped() {
-        println!("  {}: not run here: {reason}", u.name());
+        println!(
+            "{}",
+            clean(&format!("  {}: not run here: {reason}", u.name()))
+        );
     }
     let parts: Vec<String> = s.counts().iter().map(|(k, v)| format!("{v} {k}")).collect();
     println!("verify: {}", parts.join(", "));
@@ -75,6 +83,9 @@ pub(super) fn packing(s: &Summary) {
                 slot.start_s, slot.end_s, slot.mem_mib
             )
         });
-        eprintln!("  GPU {g}: {}", on.collect::<Vec<_>>().join(", "));
+        eprintln!(
+            "{}",
+            clean(&format!("  GPU {g}: {}", on.collect::<Vec<_>>().join(", ")))
+        );
     }
 }

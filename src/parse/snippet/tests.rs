@@ -1,4 +1,5 @@
-//! Code blocks and their run attributes, from info strings written by hand.
+//! The snippet reader's tests: attributes, claims, needs, the network, hidden lines, located
+//! errors.
 
 use super::*;
 
@@ -37,6 +38,17 @@ fn claim_with_exception_and_fragment() {
     assert_eq!((r.gpus, r.timeout_s), (2, 120));
     assert_eq!(r.env, vec![("A".to_string(), "b".to_string())]);
     assert_eq!(s.id, "ex1");
+}
+
+#[test]
+fn network_is_declared_alone_and_makes_the_block_runnable() {
+    let (s, d) = snip("python network", "x\n");
+    assert!(d.items.is_empty(), "{:?}", d.items);
+    assert!(s.run.unwrap().network);
+    let (s, _) = snip("python run", "x\n");
+    assert!(!s.run.unwrap().network);
+    let (_, d) = snip("python run network=yes", "x\n");
+    assert!(d.items[0].message.contains("`network` takes no value"));
 }
 
 #[test]

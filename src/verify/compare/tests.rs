@@ -69,6 +69,12 @@ fn every_verdict() {
     let (v, why) = verdict(&Claim::Runs, &limit);
     assert_eq!(v, Verdict::StoppedByLimit);
     assert!(why.contains("memory limit"), "{why}");
+    // A fork bomb held at its task limit runs until its time is up: the limit stopped it.
+    let bomb = Outcome {
+        limit: Some("tasks (64)".into()),
+        ..t
+    };
+    assert_eq!(verdict(&Claim::Runs, &bomb).0, Verdict::StoppedByLimit);
 }
 
 #[test]

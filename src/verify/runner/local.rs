@@ -1,12 +1,16 @@
-//! The local runner: each run in its own temporary directory and process group, with a clean
-//! environment plus the declared variables, a time limit that kills the whole group, and output
-//! (stdout and stderr interleaved in one pipe) captured with its head and tail kept.
+//! The local runner: one run on this machine, in its own temporary folder and process group,
+//! contained by the session's `Sandbox`, with a time limit that kills it whole, and its output
+//! (stdout and stderr interleaved in one pipe) captured with its head and tail kept and the
+//! passed variables' values redacted.
 
-use super::{kept, Output, Request};
+use super::cgroup::{self, Hit, RunCgroup};
+use super::sandbox::Sandbox;
+use super::{env, Output, Request};
 use std::io::Read;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,83 +22,153 @@ struct Capture {
     bytes: u64,
 }
 
-/// Run one program; never panics on what the program does.
-pub(crate) fn run(req: &Request) -> std::io::Result<Output> {
+/// Run one program; never panics on what the program does. `cancel`: when it turns true, the
+/// run is killed and this returns an error.
+pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::Result<Output> {
     let dir = tempfile::Builder::new().prefix("errbook-run-").tempdir()?;
-    std::fs::write(dir.path().join(&req.file_name), &req.program)?;
-    let mut cmd = command(req, dir.path())?;
+    let program = dir.path().join(&req.file_name);
+    std::fs::write(&program, &req.program)?;
+    // The sandbox's report of the run's start and end, on a pipe of its own.
+    let (status_rx, status_tx) = std::io::pipe()?;
+    let status_fd = sb.contained().then(|| status_tx.as_raw_fd());
+    let (mut cmd, cg) = sb.command(req, &program, status_fd)?;
     let (reader, writer) = std::io::pipe()?;
     cmd.stdin(Stdio::null())
         .stdout(writer.try_clone()?)
         .stderr(writer);
     cmd.process_group(0);
+    let fds = cg.as_ref().map(RunCgroup::join_fds).unwrap_or_default();
+    let nproc = sb.nproc();
+    // SAFETY: the closure runs between fork and exec and makes only async-signal-safe calls
+    // (write, setrlimit, fcntl).
+    unsafe {
+        cmd.pre_exec(move || {
+            cgroup::join(&fds)?;
+            limit(libc::RLIMIT_CORE, 0)?;
+            if let Some(n) = nproc {
+                limit(libc::RLIMIT_NPROC, n)?;
+            }
+            if let Some(fd) = status_fd {
+                // Kept open across exec in this child only (the parent's copy stays close-on-exec).
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
     let start = Instant::now();
     let mut child = cmd.spawn()?;
-    drop(cmd); // close our copies of the pipe's write end
-    let pgid = child.id() as libc::pid_t;
+    drop(cmd); // close our copies of the pipes' write ends
+    drop(status_tx);
+    let status_text = read_all(status_rx);
     let (cap, done_rx) = capture(reader, req.keep_head, req.keep_tail);
-
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(st) = child.try_wait()? {
-            break st;
-        }
-        if start.elapsed() >= req.timeout {
-            timed_out = true;
-            kill_group(pgid);
-            break child.wait()?;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (status, timed_out) = wait(&mut child, req.timeout, cg.as_ref(), cancel)?;
     let duration = start.elapsed();
-    // Whatever the program left behind in its group goes too (workers, managers, sleepers).
-    kill_group(pgid);
-    // The pipe closes when the last writer in the group is gone; one that escaped the group
-    // (setsid) could keep it open, so the wait is bounded.
+    // Whatever the program left behind goes too (the sandbox's PID namespace has already ended
+    // it; unsandboxed, its process group and cgroup).
+    kill_group(child.id());
+    let hit = cg.as_ref().and_then(RunCgroup::hit);
+    drop(cg);
+    // The pipe closes when the last writer is gone; one that escaped an unsandboxed run's
+    // group (setsid) could keep it open, so the wait is bounded.
     let _ = done_rx.recv_timeout(Duration::from_secs(3));
     let c = cap
         .lock()
         .map_err(|_| std::io::Error::other("capture poisoned"))?;
+    // bwrap reports the end of a command it started; without it (and not killed by errbook or a
+    // limit) the sandbox never started, and bwrap's complaint is all the output.
+    let reported = status_text
+        .recv_timeout(Duration::from_secs(3))
+        .unwrap_or_default();
+    if sb.contained() && !timed_out && hit.is_none() && !reported.contains("exit-code") {
+        let said = String::from_utf8_lossy(&c.head);
+        let said = said.lines().find(|l| l.starts_with("bwrap:"));
+        let said = said.unwrap_or("bwrap: the sandbox did not start, saying nothing");
+        return Err(std::io::Error::other(said.to_string()));
+    }
+    let (mut head, mut tail): (Vec<u8>, Vec<u8>) =
+        (c.head.clone(), c.tail.iter().copied().collect());
+    if c.bytes == (head.len() + tail.len()) as u64 {
+        // All of it was kept: one text, so that no value is cut between head and tail.
+        head.append(&mut tail);
+    }
+    let (exit_status, signal) = match (status.code(), status.signal()) {
+        // bwrap reports a command killed by a signal as 128 + the signal, as shells do.
+        (Some(c), None) if sb.contained() && (129..=192).contains(&c) => (None, Some(c - 128)),
+        other => other,
+    };
+    // A limit stopped the run when it failed or ran out of time at it; a run that met one and
+    // coped is judged like any other.
+    let stopped = timed_out || exit_status != Some(0) || signal.is_some();
     Ok(Output {
-        exit_status: status.code(),
-        signal: if timed_out { None } else { status.signal() },
+        exit_status,
+        signal: if timed_out { None } else { signal },
         timed_out,
-        limit: None,
+        limit: hit.filter(|_| stopped).map(|h| match h {
+            Hit::Memory => format!("memory ({} MiB)", sb.memory_mib()),
+            Hit::Tasks => format!("tasks ({})", sb.tasks()),
+        }),
         duration,
         bytes: c.bytes,
-        head: c.head.clone(),
-        tail: c.tail.iter().copied().collect(),
+        head: env::redact(&head, &req.passed),
+        tail: env::redact(&tail, &req.passed),
+        sandbox: sb.describe(req.network),
     })
 }
 
-/// The interpreter on the program in `dir`, with a clean environment: the kept variables, the
-/// run's own temporary directory, the declared variables, the GPUs packing chose.
-fn command(req: &Request, dir: &Path) -> std::io::Result<Command> {
-    let (exe, args) = req
-        .interpreter
-        .split_first()
-        .ok_or_else(|| std::io::Error::other("empty interpreter"))?;
-    let mut cmd = Command::new(exe);
-    cmd.args(args).arg(&req.file_name).current_dir(dir);
-    cmd.env_clear();
-    for (k, v) in std::env::vars_os() {
-        if let Some(name) = k.to_str() {
-            if kept(name, &req.keep_env) {
-                cmd.env(&k, &v);
-            }
+/// Everything `r` gives until it closes, read on a thread of its own.
+fn read_all(mut r: std::io::PipeReader) -> Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = r.read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    rx
+}
+
+/// Wait for the run to end, or kill it whole at its time limit or when cancelled.
+fn wait(
+    child: &mut Child,
+    timeout: Duration,
+    cg: Option<&RunCgroup>,
+    cancel: &AtomicBool,
+) -> std::io::Result<(ExitStatus, bool)> {
+    let start = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok((st, false));
         }
+        let cancelled = cancel.load(Ordering::Relaxed);
+        if cancelled || start.elapsed() >= timeout {
+            kill_group(child.id());
+            if let Some(cg) = cg {
+                cg.kill();
+            }
+            let st = child.wait()?;
+            if cancelled {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    "cancelled",
+                ));
+            }
+            return Ok((st, true));
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
-    cmd.env("TMPDIR", dir)
-        .env("PYTHONUNBUFFERED", "1")
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("PYTHONFAULTHANDLER", "1");
-    for (k, v) in &req.env {
-        cmd.env(k, v);
+}
+
+fn limit(resource: libc::__rlimit_resource_t, n: u64) -> std::io::Result<()> {
+    let lim = libc::rlimit {
+        rlim_cur: n,
+        rlim_max: n,
+    };
+    // SAFETY: setrlimit reads the struct we pass; it is async-signal-safe.
+    if unsafe { libc::setrlimit(resource, &lim) } != 0 {
+        return Err(std::io::Error::last_os_error());
     }
-    // Packing decides the GPUs; a declared CUDA_VISIBLE_DEVICES does not override it.
-    let visible: Vec<String> = req.gpus.iter().map(|g| g.to_string()).collect();
-    cmd.env("CUDA_VISIBLE_DEVICES", visible.join(","));
-    Ok(cmd)
+    Ok(())
 }
 
 /// Read the run's output on a thread of its own, keeping `head_max` bytes from the start and
@@ -132,9 +206,9 @@ fn capture(
     (cap, done_rx)
 }
 
-fn kill_group(pgid: libc::pid_t) {
+fn kill_group(pgid: u32) {
     // SAFETY: killpg sends a signal; a group that is already gone gives ESRCH, which is fine.
     unsafe {
-        libc::killpg(pgid, libc::SIGKILL);
+        libc::killpg(pgid as libc::pid_t, libc::SIGKILL);
     }
 }

@@ -1,23 +1,36 @@
-//! Runners: where a planned run happens. `local` runs on this machine.
+//! Runners: where a planned run happens. `local` starts one run on this machine, contained by
+//! `sandbox` (bubblewrap: `bwrap`, limits: `cgroup`, the interpreter as the sandbox sees it:
+//! `interp`) with an environment of named variables (`env`). The remote runners (`verify::ssh`,
+//! `verify::slurm`) send `Request`s to errbook on other machines, which run them with `local`
+//! and send `Output`s back.
 
+pub(super) mod bwrap;
+pub(super) mod cgroup;
+pub(super) mod env;
+pub(super) mod interp;
 pub(super) mod local;
+pub(super) mod sandbox;
 
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// One program to run.
-#[derive(Debug, Clone)]
-pub(super) struct Request {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Request {
     pub program: String,
     /// File name the program is written to in the run's directory (`snippet.py`).
     pub file_name: String,
     /// Interpreter command (may hold arguments: `python3 -X dev`).
     pub interpreter: Vec<String>,
-    /// Declared variables, set after the kept ones.
+    /// Declared variables (the snippet's `env=`), set last.
     pub env: Vec<(String, String)>,
-    /// Variables of errbook's own environment passed through (by exact name or `PREFIX*`).
-    pub keep_env: Vec<String>,
+    /// Variables the maintainer named, with their values from errbook's environment where the
+    /// session started; redacted from the output.
+    pub passed: Vec<(String, String)>,
     /// CUDA_VISIBLE_DEVICES for the run (empty: no GPU).
     pub gpus: Vec<u32>,
+    /// The snippet declares `network`.
+    pub network: bool,
     pub timeout: Duration,
     /// Bytes of output kept from the start and from the end.
     pub keep_head: usize,
@@ -25,18 +38,22 @@ pub(super) struct Request {
 }
 
 /// What happened.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Output {
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Output {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
-    /// The sandbox limit that stopped the run (`memory`, `processes`), if one did.
+    /// The sandbox limit that stopped the run (`memory (2048 MiB)`), if one did.
     pub limit: Option<String>,
     pub duration: Duration,
     /// All bytes written to stdout and stderr.
     pub bytes: u64,
+    #[serde(with = "lossy")]
     pub head: Vec<u8>,
+    #[serde(with = "lossy")]
     pub tail: Vec<u8>,
+    /// How the run was contained (the record's `sandbox`).
+    pub sandbox: String,
 }
 
 impl Output {
@@ -57,33 +74,15 @@ pub(crate) fn left_out(bytes: u64) -> String {
     format!("\n[errbook: {bytes} bytes of output left out]\n")
 }
 
-/// Variables kept from errbook's environment by default: what finding programs, Python and
-/// CUDA need, and the NCCL/NVSHMEM/PyTorch settings a GPU host may require to stay set.
-pub(super) const DEFAULT_KEEP: &[&str] = &[
-    "PATH",
-    "HOME",
-    "USER",
-    "LOGNAME",
-    "LANG",
-    "LC_ALL",
-    "TERM",
-    "LD_LIBRARY_PATH",
-    "VIRTUAL_ENV",
-    "CONDA_PREFIX",
-    "CONDA_DEFAULT_ENV",
-    "PYTHONHOME",
-    "CUDA_HOME",
-    "CUDA_PATH",
-    "CUDA_ROOT",
-    "NVIDIA_*",
-    "NCCL_*",
-    "NVSHMEM_*",
-    "TORCH_*",
-];
+/// Output bytes travel between hosts as text, as records keep them.
+mod lossy {
+    use serde::{Deserialize, Deserializer, Serializer};
 
-pub(super) fn kept(name: &str, keep: &[String]) -> bool {
-    keep.iter().any(|k| match k.strip_suffix('*') {
-        Some(prefix) => name.starts_with(prefix),
-        None => name == k,
-    })
+    pub(super) fn serialize<S: Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&String::from_utf8_lossy(b))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        Ok(String::deserialize(d)?.into_bytes())
+    }
 }
