@@ -9,7 +9,8 @@
 # builds errbook (release), writes the catalog with `errbook-synth` (ENTRIES entries and
 # ARTICLES articles, as an errbook catalog and an mdBook with the same pages), builds both
 # sites, and runs bench.mjs: index size (raw, gzip) per entry, index load time over RELOADS
-# page loads, and the latency and top-1 answer of QUERIES pasted messages in each tool.
+# page loads, and the latency and top-1 answer of QUERIES pasted messages in each tool; then the
+# real pastes of bench/search-eval timed against errbook's index of the same catalog.
 #
 # mdBook takes about 12 minutes on 10,000 pages, so its output is built once and kept:
 # $WORK/out-mdbook is reused while $WORK/catalog was made with the same ENTRIES, ARTICLES and
@@ -112,5 +113,6 @@ fi
 say "running bench.mjs ($QUERIES queries, $RELOADS loads)"
 node scripts/search-bench/bench.mjs --errbook "$WORK/out-errbook" ${MD:+--mdbook "$MD"} \
   --catalog "$WORK/catalog/errbook" --queries "$QUERIES" --seed "$QUERY_SEED" \
-  --reloads "$RELOADS" --warmup "$WARMUP" --json "$WORK/results.json" --dump "$WORK/queries.json" "$@"
+  --reloads "$RELOADS" --warmup "$WARMUP" --json "$WORK/results.json" --dump "$WORK/queries.json" \
+  --pastes "$REPO/bench/search-eval/pastes.txt" "$@"
 say "every figure and each query's time and answer: $WORK/results.json (queries: $WORK/queries.json)"

@@ -2,7 +2,9 @@
 //! (timestamps, log levels, `[rank0]:` and `[default0]:` tags, glog and c10 headers, Ray's
 //! `(pid=N)`, a log viewer's line numbers) and Markdown decorations (`**`, `>`, backticks around
 //! a whole line) are dropped; when several ranks' output is interleaved, each rank's lines are
-//! put back together, in the order the ranks first appear.
+//! put back together, in the order the ranks first appear. A paste is hostile input too: it is
+//! first bounded (`bound`), so that no paste, however long or strange, costs the reader more
+//! than a short one does.
 //!
 //! themes/default/static/search-rank.js holds the same steps (`cleanLines`).
 
@@ -50,6 +52,43 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 /// Markdown decorations and stray quotes at the end of a line.
 static SUFFIX: LazyLock<Regex> = LazyLock::new(|| re(r"(?:\*\*|__|```|`)\s*$"));
 
+/// A paste holds at most this many characters (code points): beyond it, the first
+/// `PASTE_HEAD` and the last `MAX_PASTE - PASTE_HEAD` are read (an error is printed at a
+/// traceback's end; a crash banner may come first).
+pub(crate) const MAX_PASTE: usize = 20_000;
+pub(crate) const PASTE_HEAD: usize = 4_000;
+/// A word (a run of characters between white space) is read up to this many characters: real
+/// pastes' longest words are paths and URLs of about a hundred and fifty, and a bound on words
+/// is what keeps every pattern of the reader linear in the paste in the browser too.
+pub(crate) const MAX_WORD: usize = 256;
+
+/// White space as the paste's bounds see it: the same few ASCII characters in both languages.
+fn space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0C')
+}
+
+/// `text` within `MAX_PASTE` characters, its head and tail joined by a line break, and no word
+/// longer than `MAX_WORD` characters.
+pub(crate) fn bound(text: &str) -> String {
+    let n = text.chars().count();
+    let kept: String = if n > MAX_PASTE {
+        let head = text.chars().take(PASTE_HEAD);
+        let tail = text.chars().skip(n - (MAX_PASTE - PASTE_HEAD));
+        head.chain(std::iter::once('\n')).chain(tail).collect()
+    } else {
+        text.to_string()
+    };
+    let mut out = String::with_capacity(kept.len());
+    let mut run = 0usize;
+    for c in kept.chars() {
+        run = if space(c) { 0 } else { run + 1 };
+        if run <= MAX_WORD {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Strip ANSI colours, prefixes and decorations from one line.
 pub(crate) fn clean_line(line: &str) -> String {
     let mut s = ANSI.replace_all(line, "").trim().to_string();
@@ -72,9 +111,10 @@ fn rank_of(line: &str) -> Option<u32> {
     c.get(1).or(c.get(2))?.as_str().parse().ok()
 }
 
-/// The lines of `text` (as Rust's `str::lines`), cleaned; lines of several ranks regrouped by
-/// rank. An untagged line stays with the rank of the line before it.
+/// The lines of `text`, bounded (`bound`), as Rust's `str::lines` splits them, cleaned; lines
+/// of several ranks regrouped by rank. An untagged line stays with the rank of the line before it.
 pub(crate) fn clean_lines(text: &str) -> Vec<String> {
+    let text = bound(text);
     let raw: Vec<&str> = text.lines().collect();
     let mut order: Vec<u32> = Vec::new();
     let mut tags: Vec<Option<u32>> = Vec::with_capacity(raw.len());
@@ -117,6 +157,30 @@ mod tests {
         ] {
             assert_eq!(clean_line(line), want, "{line}");
         }
+    }
+
+    #[test]
+    fn a_paste_is_bounded_in_length_and_word_length() {
+        // Short pastes pass as they are.
+        let short = "RuntimeError: CUDA error: out of memory\n  File \"a.py\"";
+        assert_eq!(bound(short), short);
+        // A word is read up to MAX_WORD characters (code points, not bytes), then the next
+        // word starts afresh.
+        let long = format!("{} x", "é".repeat(MAX_WORD + 10));
+        assert_eq!(bound(&long), format!("{} x", "é".repeat(MAX_WORD)));
+        // A long paste keeps its head and its tail, where a traceback ends.
+        let text = format!(
+            "ERROR: Unexpected bus error encountered in worker.\n{}\nRuntimeError: last line",
+            "frame\n".repeat(MAX_PASTE)
+        );
+        let b = bound(&text);
+        assert_eq!(b.chars().count(), MAX_PASTE + 1);
+        assert!(b.starts_with("ERROR: Unexpected bus error"));
+        assert!(b.ends_with("RuntimeError: last line"));
+        assert_eq!(
+            clean_lines(&text).last().unwrap(),
+            "RuntimeError: last line"
+        );
     }
 
     #[test]

@@ -106,8 +106,12 @@ pub(crate) fn normalise(text: &str) -> Detected {
     readings(text).into_iter().next().unwrap_or_default()
 }
 
-/// Add a reading unless it is empty or already there.
+/// Add a reading unless it is empty or already there. Readings past `MAX_READINGS` would be
+/// cut: none is made (a paste of a thousand exceptions costs what one of four does).
 fn push(out: &mut Vec<Detected>, exception: Option<&str>, message: &str) {
+    if out.len() >= MAX_READINGS {
+        return;
+    }
     let t = template(message);
     let template = match exception {
         Some(e) if t.is_empty() => e.to_string(),

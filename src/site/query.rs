@@ -63,6 +63,11 @@ impl Searcher {
     }
 
     /// Rank the catalog's entries for `text`, at most `limit` hits (at least one).
+    /// The entries the index holds.
+    pub fn entries(&self) -> usize {
+        self.index.docs.len()
+    }
+
     pub fn search(&self, text: &str, limit: usize) -> Answer {
         let answer = crate::search::rank::search(&self.index, text, limit.max(1), self.weak_score);
         let hits = answer

@@ -388,6 +388,15 @@ describe("hosted site (errbook serve)", { timeout: 5 * TEST_MS }, () => {
     await assertEntryPage(ctx, site, FORK.id, `${server.base}/errors/${FORK.id}/`);
   });
 
+  test("a hostile paste (a 200,000-letter word, then the error) is answered and the page stays alive", { timeout: TEST_MS }, async () => {
+    // The reader keeps a long paste's head and tail and cuts words at 256 letters: before, V8's
+    // backtracking patterns took seconds per 20,000 letters of such a word, squared.
+    await visit(ctx, `${server.base}/`);
+    await paste(ctx, "#search-input", "a".repeat(200000) + " RuntimeError: CUDA error: device-side assert triggered");
+    const r = await boxResults(ctx);
+    assertFirst(r, "pytorch/device-side-assert", `${server.base}/errors/pytorch/device-side-assert/`, "after a 200,000-letter word");
+  });
+
   test("the words that matched are highlighted, the others are not", { timeout: TEST_MS }, async () => {
     const { page } = ctx;
     await visit(ctx, `${server.base}/`);

@@ -27,6 +27,7 @@ mod search_accuracy;
 mod search_cli;
 mod search_eval;
 mod search_parity;
+mod search_pastes;
 mod serve;
 mod serve_hostile;
 mod site_output;

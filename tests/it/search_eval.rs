@@ -7,15 +7,16 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 /// Floors over all pastes, and over the held-out part alone (looked at only as totals while
-/// tuning).
-const TOP1: f64 = 0.96;
-const TOP3: f64 = 0.97;
-const RIGHT_CONFIDENT: f64 = 0.95;
-const HELD_RIGHT_CONFIDENT: f64 = 0.92;
+/// tuning). The figures they sit under (bench/search-eval/README.md): all pastes top-1 99.1%,
+/// top-3 99.4%, right and confident 97.8%; held out top-1 96.9%, right and confident 95.9%;
+/// the weakest kind (log lines) right and confident 95.1%; no confident wrong answer.
+const TOP1: f64 = 0.98;
+const TOP3: f64 = 0.98;
+const RIGHT_CONFIDENT: f64 = 0.96;
+const HELD_TOP1: f64 = 0.95;
+const HELD_RIGHT_CONFIDENT: f64 = 0.94;
 /// Each kind of paste (message, traceback, log line, prose) answered right and confidently.
-const KIND_RIGHT_CONFIDENT: f64 = 0.90;
-/// Confident wrong answers to errors the catalog holds.
-const WRONG_CONFIDENT: u64 = 1;
+const KIND_RIGHT_CONFIDENT: f64 = 0.93;
 
 fn ratio(t: &Value, key: &str, of: &str) -> f64 {
     t[key].as_f64().unwrap_or(0.0) / t[of].as_f64().unwrap_or(1.0).max(1.0)
@@ -46,6 +47,7 @@ fn search_answers_real_pastes_right_and_confidently() {
             ratio(all, "right_confident", "n"),
             RIGHT_CONFIDENT,
         ),
+        ("held-out top-1", ratio(held, "top1", "n"), HELD_TOP1),
         (
             "held-out right and confident",
             ratio(held, "right_confident", "n"),
@@ -58,7 +60,11 @@ fn search_answers_real_pastes_right_and_confidently() {
         all["negatives_weak"], all["negatives"],
         "every error the catalog lacks must be answered weak"
     );
-    assert!(all["wrong_confident"].as_u64().unwrap() <= WRONG_CONFIDENT);
+    assert_eq!(
+        all["wrong_confident"].as_u64(),
+        Some(0),
+        "a wrong entry was answered confidently"
+    );
     for kind in v["splits"]["all"]["by_kind"].as_array().unwrap() {
         let (name, t) = (&kind[0], &kind[1]);
         if t["n"].as_u64().unwrap_or(0) > 0 {

@@ -129,7 +129,27 @@ fn javascript_and_rust_search_agree() {
     ] {
         queries.push(q.to_string());
     }
+    queries.extend(hostile());
     agree(&root, &queries);
+}
+
+/// Pastes past the reader's bounds (src/search/clean.rs `bound`): longer than 20,000
+/// characters (counted as code points in both languages, astral ones included), words longer
+/// than 256, and the patterns that cost a backtracking engine most.
+fn hostile() -> Vec<String> {
+    vec![
+        "𝒳 RuntimeError: CUDA error: out of memory ".repeat(600),
+        format!(
+            "ERROR: Unexpected bus error encountered in worker.\n{}RuntimeError: DataLoader worker (pid 7) is killed by signal: Bus error.",
+            "  File \"/x/y.py\", line 3, in f\n".repeat(1200)
+        ),
+        format!("{}Error: x\n{} y", "é".repeat(300), "a".repeat(40_000)),
+        "a_".repeat(15_000),
+        "RuntimeError: x\n".repeat(2_000),
+        "[rank0]: ".repeat(3_000),
+        "'a' \"b\" `c` ".repeat(2_000),
+        "0x".repeat(12_000),
+    ]
 }
 
 #[test]

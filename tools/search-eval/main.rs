@@ -7,11 +7,16 @@
 //!
 //!     cargo run --release --bin errbook-search-eval -- bench/search-eval
 //!     cargo run --release --bin errbook-search-eval -- bench/search-eval --misses tune
+//!     cargo run --release --bin errbook-search-eval -- bench/search-eval --time-on CATALOG
+//!
+//! It also times every paste (`timing`): against the evaluation catalog, and with `--time-on`
+//! against a larger catalog (the 10,000-entry one `errbook-synth` writes).
 //!
 //! Kept out of the library: it is a tool of this repository, like `errbook-synth`.
 
 mod pastes;
 mod score;
+mod timing;
 
 use clap::Parser;
 use pastes::Split;
@@ -30,6 +35,10 @@ struct Args {
     /// Print every figure as JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Also time every paste against this catalog's index (a folder with book.toml), such as
+    /// the 10,000-entry catalog of scripts/search-bench.sh.
+    #[arg(long, value_name = "DIR")]
+    time_on: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,12 +72,20 @@ fn run(args: &Args) -> Result<(), String> {
     let cfg = errbook::Config::load(&args.dir).map_err(|e| e.to_string())?;
     let searcher = errbook::site::Searcher::open(&args.dir, &cfg).map_err(|e| e.to_string())?;
     let pastes = pastes::read(&args.dir.join("pastes.txt"))?;
-    let t0 = std::time::Instant::now();
     let outcomes: Vec<score::Outcome> = pastes
         .iter()
         .map(|p| score::outcome(&searcher, p))
         .collect();
-    let elapsed = t0.elapsed();
+    let texts: Vec<&str> = pastes.iter().map(|p| p.text.as_str()).collect();
+    let mut times = vec![(
+        "the evaluation catalog".to_string(),
+        timing::time(&searcher, &texts),
+    )];
+    if let Some(dir) = &args.time_on {
+        let cfg = errbook::Config::load(dir).map_err(|e| e.to_string())?;
+        let other = errbook::site::Searcher::open(dir, &cfg).map_err(|e| e.to_string())?;
+        times.push((dir.display().to_string(), timing::time(&other, &texts)));
+    }
     let reports = [
         (
             Which::Tune,
@@ -81,13 +98,12 @@ fn run(args: &Args) -> Result<(), String> {
         (Which::All, score::report(&pastes, &outcomes, |_| true)),
     ];
     if args.json {
-        print_json(args, &pastes, &outcomes, &reports);
+        print_json(args, &pastes, &outcomes, &reports, &times);
     } else {
         println!(
-            "errbook search on {} pastes in {} ({:.1} ms each); weak below {}\n",
+            "errbook search on {} pastes in {}; weak below {}\n",
             pastes.len(),
             args.dir.display(),
-            elapsed.as_secs_f64() * 1000.0 / pastes.len().max(1) as f64,
             cfg.search.weak_score
         );
         for (w, r) in &reports {
@@ -98,7 +114,12 @@ fn run(args: &Args) -> Result<(), String> {
             };
             println!("{}", score::table(name, r));
         }
+        println!("{}", timing::head());
+        for (label, t) in &times {
+            println!("{}", timing::line(label, t));
+        }
         if let Some(w) = args.misses {
+            println!();
             print_misses(w, &pastes, &outcomes);
         }
     }
@@ -131,6 +152,7 @@ fn print_json(
     pastes: &[pastes::Paste],
     outcomes: &[score::Outcome],
     reports: &[(Which, score::Report)],
+    times: &[(String, timing::Times)],
 ) {
     let mut splits = serde_json::Map::new();
     for (w, r) in reports {
@@ -148,6 +170,12 @@ fn print_json(
             })
         })
         .collect();
-    let v = serde_json::json!({ "pastes": pastes.len(), "splits": splits, "cases": cases });
+    let times: Vec<serde_json::Value> = times
+        .iter()
+        .map(|(label, t)| serde_json::json!({ "catalog": label, "ms": t }))
+        .collect();
+    let v = serde_json::json!({
+        "pastes": pastes.len(), "splits": splits, "cases": cases, "times": times,
+    });
     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
 }

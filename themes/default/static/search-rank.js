@@ -57,8 +57,41 @@
     return c ? parseInt(c[1] !== undefined ? c[1] : c[2], 10) : null;
   }
 
+  // A paste is hostile input too: at most MAX_PASTE characters (code points; beyond it the
+  // first PASTE_HEAD and the rest from the end, joined by a line break), and no word (a run
+  // between white space) longer than MAX_WORD, which keeps every pattern here linear.
+  var MAX_PASTE = 20000, PASTE_HEAD = 4000, MAX_WORD = 256;
+  function isSpace(c) { return c === 32 || c === 9 || c === 10 || c === 13 || c === 12; }
+  // The length in UTF-16 units of the code point at s[i].
+  function unit(s, i) {
+    var c = s.charCodeAt(i);
+    return c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xFC00) === 0xDC00 ? 2 : 1;
+  }
+  function bound(text) {
+    if (text.length > MAX_PASTE) {
+      var n = 0, i = 0, head = -1;
+      for (; i < text.length; i += unit(text, i)) { if (n === PASTE_HEAD) head = i; n++; }
+      if (n > MAX_PASTE) {
+        var skip = n - (MAX_PASTE - PASTE_HEAD), k = 0;
+        for (i = 0; k < skip; i += unit(text, i)) k++;
+        text = text.slice(0, head) + "\n" + text.slice(i);
+      }
+    }
+    // from: where the stretch being kept began; -1 while a word's excess is dropped.
+    var out = [], run = 0, from = 0, j = 0;
+    while (j < text.length) {
+      run = isSpace(text.charCodeAt(j)) ? 0 : run + 1;
+      if (run > MAX_WORD) {
+        if (from >= 0) { out.push(text.slice(from, j)); from = -1; }
+      } else if (from < 0) from = j;
+      j += unit(text, j);
+    }
+    if (from >= 0) out.push(text.slice(from));
+    return out.join("");
+  }
+
   function cleanLines(text) {
-    var raw = lines(text), order = [], tags = [], current = null;
+    var raw = lines(bound(text)), order = [], tags = [], current = null;
     raw.forEach(function (l) {
       var r = rankOf(l);
       if (r !== null) { current = r; if (order.indexOf(r) < 0) order.push(r); }
@@ -114,7 +147,10 @@
   var QUOTED = /"([^"]+)"|\u201c([^\u201d]+)\u201d|`([^`]+)`|'([^']+)'|\u2018([^\u2019]+)\u2019/g;
   var CLOSING = { "\"": "\"", "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019", "\u300c": "\u300d", "(": ")" };
 
+  // Readings past MAX_READINGS would be cut: none is made (a paste of a thousand exceptions
+  // costs what one of four does).
   function push(out, exception, message) {
+    if (out.length >= MAX_READINGS) return;
     var t = template(message);
     var tpl = exception === null ? t : (t === "" ? exception : exception + ": " + t);
     if (tpl === "" || out.some(function (d) { return d.template === tpl; })) return;
