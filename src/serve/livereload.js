@@ -18,7 +18,12 @@
       s.borderTop = "3px solid #e5484d"; s.whiteSpace = "pre-wrap";
       document.body.appendChild(el);
     }
-    el.textContent = "errbook: the last rebuild failed; this page is the previous build.\n\n" + text;
+    // The page serve shows when there is no site to show (it started on content that does not
+    // build) holds the errors itself; other pages are the previous build.
+    var lead = el.getAttribute("data-failed-build")
+      ? "errbook: the site does not build yet; this page loads it once it does.\n\n"
+      : "errbook: the last rebuild failed; this page is the previous build.\n\n";
+    el.textContent = lead + text;
   }
   function poll() {
     var x = new XMLHttpRequest();
@@ -29,7 +34,8 @@
       if (x.status !== 200) { setTimeout(poll, 2000 + Math.random() * 2000); return; }
       try {
         var s = JSON.parse(x.responseText);
-        if (gen !== null && s.generation !== gen && !s.errors) { location.reload(); return; }
+        var failedPage = document.querySelector("[data-failed-build]");
+        if (!s.errors && ((gen !== null && s.generation !== gen) || failedPage)) { location.reload(); return; }
         gen = s.generation;
         overlay(s.errors);
       } catch (e) { /* keep polling */ }
