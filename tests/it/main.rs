@@ -16,6 +16,7 @@ mod external_links;
 mod incremental;
 mod init;
 mod injection;
+mod internal_links;
 mod layers;
 mod link_explicit;
 mod link_quality;
