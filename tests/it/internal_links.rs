@@ -15,7 +15,7 @@ fn catalog(dir: &Path, lines: &str) {
     std::fs::write(dir.join("static/img/graph.png"), b"\x89PNG").unwrap();
     let art = dir.join(ARTICLE);
     let mut text = std::fs::read_to_string(&art).unwrap();
-    text.push_str("\n");
+    text.push('\n');
     text.push_str(lines);
     std::fs::write(&art, text).unwrap();
 }
