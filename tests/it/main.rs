@@ -20,6 +20,7 @@ mod internal_links;
 mod layers;
 mod link_explicit;
 mod link_quality;
+mod markdown_gfm;
 mod output_folder;
 mod parse_seed;
 mod search_accuracy;
