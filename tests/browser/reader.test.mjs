@@ -193,12 +193,14 @@ test("print media: the site's controls hidden, dark text on white, code wrapped"
       bg: getComputedStyle(document.body).backgroundColor,
       fg: getComputedStyle(document.body).color,
       wrap: pre ? getComputedStyle(pre).whiteSpace : "pre-wrap",
+      // The dark theme's highlighting would be light on white: printed code is dark.
+      code: [...document.querySelectorAll("pre.code span")].every((s) => getComputedStyle(s).color === "rgb(0, 0, 0)"),
       message: shown("#message"),
     };
   });
   assert.deepEqual(seen, {
     header: false, footer: false, copy: false, theme: false,
-    bg: "rgb(255, 255, 255)", fg: "rgb(0, 0, 0)", wrap: "pre-wrap", message: true,
+    bg: "rgb(255, 255, 255)", fg: "rgb(0, 0, 0)", wrap: "pre-wrap", message: true, code: true,
   });
   await ctx.close();
 });
