@@ -3,7 +3,7 @@
 //! within the site resolves against the rendered pages. Only found here; nothing is resolved.
 
 use crate::load::SourceFile;
-use pulldown_cmark::{Event, Parser, Tag};
+use pulldown_cmark::{Event, LinkType, Parser, Tag};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -30,6 +30,11 @@ pub(crate) fn all(files: &[SourceFile]) -> Vec<Written> {
         let opts = crate::parse::snippet::markdown_options();
         for (ev, range) in Parser::new_ext(body, opts).into_offset_iter() {
             let (url, image) = match ev {
+                // An e-mail autolink (`<a@b.org>`) is an address, not a link to follow.
+                Event::Start(Tag::Link {
+                    link_type: LinkType::Email,
+                    ..
+                }) => continue,
                 Event::Start(Tag::Link { dest_url, .. }) => (dest_url.to_string(), false),
                 Event::Start(Tag::Image { dest_url, .. }) => (dest_url.to_string(), true),
                 _ => continue,

@@ -43,7 +43,8 @@ Good: [top](#1-explanation), [entry's root cause](@/errors/python/recursion-dept
 [its first workaround](/errors/python/recursion-depth-exceeded/#workaround-1),
 [relative](../../errors/python/recursion-depth-exceeded/), [home](/), [search](/search/),
 [feed](/feed.xml), ![graph](/img/graph.png), ![graph again](../../img/graph.png),
-[out](https://example.org/#x), [mail](mailto:a@example.org).
+[out](https://example.org/#x), [mail](mailto:a@example.org), <someone@example.org>,
+<https://example.org/auto>, [query](/search/?q=cuda), [a folder without its slash](/errors).
 ";
 
 #[test]
