@@ -122,6 +122,28 @@ test("at 375 px nothing but code is wider than the screen", { timeout: 120_000 }
   assert.deepEqual(found, [], found.join("\n"));
 });
 
+test("reader text holds no internal score and no raw Markdown backticks", { timeout: 60_000 }, async () => {
+  const page = await browser.newPage();
+  const found = [];
+  for (const [kind, url] of pages()) {
+    await page.goto(url);
+    const bad = await page.evaluate(() => {
+      const out = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || el.closest("pre, code, script, textarea")) continue;
+        const t = n.textContent;
+        if (t.includes("`") || /\bscore\s+\d/i.test(t)) out.push(t.trim().slice(0, 120));
+      }
+      return out;
+    });
+    if (bad.length) found.push(`${kind}: ${bad.join(" | ")}`);
+  }
+  await page.close();
+  assert.deepEqual(found, [], found.join("\n"));
+});
+
 test("the copy button sits beside the code, never over it", { timeout: 60_000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
   for (const [kind, url] of pages().filter(([k]) => k === "entry" || k === "article")) {
