@@ -134,7 +134,11 @@ async fn long_poll(site: &Site, query: &str) -> Reply {
         }
         None => site.reload.current(),
     };
-    let body = serde_json::json!({"generation": state.generation, "errors": state.errors});
+    let body = serde_json::json!({
+        "generation": state.generation,
+        "errors": state.errors,
+        "soft": state.soft,
+    });
     bytes(200, "application/json", body.to_string().into_bytes())
 }
 

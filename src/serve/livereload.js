@@ -25,6 +25,22 @@
       : "errbook: the last rebuild failed; this page is the previous build.\n\n";
     el.textContent = lead + text;
   }
+  function swap() {
+    var x = new XMLHttpRequest();
+    x.open("GET", location.pathname + location.search);
+    x.setRequestHeader("Cache-Control", "no-store");
+    x.onload = function () {
+      var doc = x.status === 200 ? new DOMParser().parseFromString(x.responseText, "text/html") : null;
+      var now = document.querySelector("main");
+      var next = doc && doc.querySelector("main");
+      if (!now || !next) { location.reload(); return; }
+      now.replaceWith(document.adoptNode(next));
+      document.title = doc.title;
+      setTimeout(poll, 0);
+    };
+    x.onerror = function () { location.reload(); };
+    x.send();
+  }
   function poll() {
     var x = new XMLHttpRequest();
     x.open("GET", "/__errbook/reload?since=" + (gen === null ? "" : gen));
@@ -35,7 +51,15 @@
       try {
         var s = JSON.parse(x.responseText);
         var failedPage = document.querySelector("[data-failed-build]");
-        if (!s.errors && ((gen !== null && s.generation !== gen) || failedPage)) { location.reload(); return; }
+        if (!s.errors && failedPage) { location.reload(); return; }
+        if (!s.errors && gen !== null && s.generation !== gen) {
+          gen = s.generation;
+          overlay("");
+          // Content pages only: swap in the page's new <main> (no reload of styles and scripts,
+          // the reader's scroll position kept); anything else, or a failure, reloads.
+          if (s.soft) swap(); else location.reload();
+          return;
+        }
         gen = s.generation;
         overlay(s.errors);
       } catch (e) { /* keep polling */ }

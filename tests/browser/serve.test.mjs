@@ -1,6 +1,7 @@
 // `errbook serve` in Chromium through the edits a contributor makes: a start on content that does
 // not build (the page shows the diagnostics, then the site once fixed, by itself), a break and its
-// undo (the errors over the page, then the page again), a rename out and back (the same).
+// undo (the errors over the page, then the page again), a rename out and back (the same), and a
+// content edit swapped into the open page without a reload.
 //
 // Run: bash .ci/browser.sh, or ERRBOOK_BIN=target/debug/errbook node --test tests/browser/
 
@@ -65,9 +66,15 @@ test("serve: broken start, break, undo, rename: the page follows each edit", { t
     await page.waitForFunction(() => !document.querySelector("h1#message") || document.getElementById("errbook-errors"), null, { timeout: 30_000 });
     fs.renameSync(hidden, entryPath());
     await page.waitForFunction(() => document.querySelector("h1#message") && !document.getElementById("errbook-errors"), null, { timeout: 30_000 });
-    // An edit after all that still arrives.
+    // An edit after all that still arrives, swapped into the open page (a content edit does not
+    // reload it: what the page's scripts hold survives, and so does the scroll position).
+    await page.evaluate(() => { window.__notReloaded = true; window.scrollTo(0, 400); });
+    const scrolled = await page.evaluate(() => window.scrollY);
     fs.writeFileSync(entryPath(), good.replace("## Root Cause\n\n", "## Root Cause\n\nAFTER-RENAME "));
     await page.getByText("AFTER-RENAME").first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.evaluate(() => window.__notReloaded), true, "swapped, not reloaded");
+    assert.equal(await page.evaluate(() => window.scrollY), scrolled);
+    assert.equal(await page.locator("#theme-switch").count(), 1, "the header and its switch stay");
   } finally {
     await page.close();
     await server.stop();
