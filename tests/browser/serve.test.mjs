@@ -64,8 +64,14 @@ test("serve: broken start, break, undo, rename: the page follows each edit", { t
     const hidden = entryPath() + ".moved";
     fs.renameSync(entryPath(), hidden);
     await page.waitForFunction(() => !document.querySelector("h1#message") || document.getElementById("errbook-errors"), null, { timeout: 30_000 });
+    const built = () => (server.log().match(/^built: /gm) || []).length;
+    const settledBefore = built();
     fs.renameSync(hidden, entryPath());
     await page.waitForFunction(() => document.querySelector("h1#message") && !document.getElementById("errbook-errors"), null, { timeout: 30_000 });
+    // Let serve finish the rebuild (it may reload the page once more), then start from the page.
+    const deadline = Date.now() + 60_000;
+    while (built() === settledBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await page.goto(server.base + URL_PATH);
     // An edit after all that still arrives, swapped into the open page (a content edit does not
     // reload it: what the page's scripts hold survives, and so does the scroll position).
     await page.evaluate(() => { window.__notReloaded = true; window.scrollTo(0, 400); });
