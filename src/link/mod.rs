@@ -7,7 +7,8 @@
 //! Submodules: `graph` (nodes, links, the graph and its queries), `evidence` (why a link was
 //! drawn), `explicit` (references authors write, checked), `decide` (the authors' confirm and
 //! reject), `infer/*` (one file per kind of inferred link), `text` and `code` (what matching
-//! compares), `resolve` (content links to site paths), `explain` (`check --links`).
+//! compares), `resolve` (content links to site paths), `explain` (`check --links`), `written` (every link
+//! and image as written) and `external` (those out of the catalog).
 
 pub(crate) mod code;
 mod decide;
@@ -19,10 +20,11 @@ mod graph;
 pub(crate) mod infer;
 mod resolve;
 pub(crate) mod text;
+pub(crate) mod written;
 
 pub(crate) use evidence::{Evidence, Extent, Place, Signal, TokenKind};
 pub(crate) use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
-pub(crate) use resolve::resolve_href;
+pub(crate) use resolve::{resolve_href, resolve_href_from};
 
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;

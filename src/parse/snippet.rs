@@ -55,6 +55,8 @@ pub(crate) fn markdown_options() -> Options {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_GFM
 }
 
 /// Every code block of `text[from..to]`, with byte ranges in `text`, and the nearest preceding

@@ -182,7 +182,7 @@ fn discussed(ctx: &PageCtx<'_>, v: &EntryView<'_>) -> Vec<Discussion> {
         .iter()
         .map(|(a, l)| Discussion {
             href: ctx.href(&urls::article(&a.id)),
-            title: a.title.clone(),
+            title: super::markdown::plain(&a.title),
             excerpt: l
                 .evidence
                 .first()
@@ -313,21 +313,23 @@ pub(crate) fn origin_word(l: &Link) -> String {
     match l.origin {
         Origin::Explicit => "named by the author".into(),
         Origin::Confirmed => "confirmed by the author".into(),
-        Origin::Inferred => format!("inferred, score {:.2}", l.score),
+        // The score is the maintainers' (`check --links`, api/links.json), not the reader's.
+        Origin::Inferred => "found by matching the code".into(),
     }
 }
 
-/// The signals of a link's evidence, for "why" notes.
+/// The signals of a link's evidence, for "why" notes, as HTML: escaped, with the code they name
+/// (written between backticks in the signal's words) as `<code>`.
 fn signals(l: &Link) -> String {
     let v: Vec<String> = l.evidence.iter().map(|e| e.signal.to_string()).collect();
-    v.join("; ")
+    super::markdown::plain(&v.join("; "))
 }
 
 fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
     let s = x.snippet;
     Example {
         href: format!("{}#{}", ctx.href(&x.page_path), urls::code_anchor(&s.id)),
-        title: x.page_title.to_string(),
+        title: super::markdown::plain(x.page_title),
         label: s
             .label
             .clone()

@@ -11,7 +11,8 @@
 use super::ids::{anchor, Ids};
 use crate::core::model::Catalog;
 use pulldown_cmark::{
-    Alignment, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd,
+    Alignment, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag,
+    TagEnd,
 };
 use serde::Serialize;
 
@@ -152,6 +153,11 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
                 let id = self.ids.footnote(&name);
                 self.content(Event::FootnoteReference(id.into()));
             }
+            Event::TaskListMarker(done) => self.task_box(done),
+            Event::Start(Tag::BlockQuote(Some(kind))) => {
+                self.content(Event::Html(alert_open(kind).into()));
+            }
+            Event::End(TagEnd::BlockQuote(Some(_))) => self.content(Event::Html("</div>\n".into())),
             Event::Start(Tag::FootnoteDefinition(name)) => {
                 let id = self.ids.footnote(&name);
                 self.content(Event::Start(Tag::FootnoteDefinition(id.into())));
@@ -196,6 +202,15 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
             format!("</{tag}>")
         };
         self.content(Event::Html(html.into()));
+    }
+
+    /// A task list item's box, as GitHub draws it: a checkbox the reader cannot change. It is
+    /// put back after cleaning like a code block (the sanitiser lets no `<input>` through).
+    fn task_box(&mut self, done: bool) {
+        let k = self.blocks.len();
+        self.blocks.push(task_box(done).to_string());
+        let mark = placeholder(&self.nonce, k);
+        self.content(Event::Html(CowStr::from(mark)));
     }
 
     fn start_code_block(&mut self, kind: CodeBlockKind<'a>) {
@@ -311,6 +326,30 @@ impl<'a, F: FnMut(usize, &str, &str) -> String> Writer<'a, '_, F> {
             toc: self.toc,
         }
     }
+}
+
+/// The HTML of a task list item's box.
+fn task_box(done: bool) -> &'static str {
+    if done {
+        "<input type=\"checkbox\" disabled checked aria-label=\"done\"> "
+    } else {
+        "<input type=\"checkbox\" disabled aria-label=\"to do\"> "
+    }
+}
+
+/// The start of a GitHub alert (`> [!WARNING]`): a callout with its kind's title, in GitHub's
+/// markup (`markdown-alert-warning`), so that the theme styles it like a callout.
+fn alert_open(kind: BlockQuoteKind) -> String {
+    let (class, title) = match kind {
+        BlockQuoteKind::Note => ("note", "Note"),
+        BlockQuoteKind::Tip => ("tip", "Tip"),
+        BlockQuoteKind::Important => ("important", "Important"),
+        BlockQuoteKind::Warning => ("warning", "Warning"),
+        BlockQuoteKind::Caution => ("caution", "Caution"),
+    };
+    format!(
+        "<div class=\"markdown-alert markdown-alert-{class}\">\n<p class=\"markdown-alert-title\">{title}</p>\n"
+    )
 }
 
 /// Where code block `k` goes, as text the sanitiser keeps (private-use characters around it).
@@ -504,6 +543,27 @@ mod tests {
         assert!(!html.contains("style="), "{html}");
         assert!(
             html.contains("href=\"#fn-n\"") && html.contains("id=\"fn-n\""),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn task_lists_and_alerts_render_as_github_does() {
+        let html = html_of(
+            "- [x] done\n- [ ] to do\n\n> [!WARNING]\n> Mind **this**.\n\n> [!TIP]\n> A tip.\n\n> plain\n",
+        );
+        let done = r#"<li><input type="checkbox" disabled checked aria-label="done"> done</li>"#;
+        assert!(html.contains(done), "{html}");
+        assert_eq!(html.matches("<input").count(), 2, "{html}");
+        assert_eq!(html.matches("disabled aria").count(), 1, "{html}");
+        assert_eq!(html.matches("disabled checked").count(), 1, "{html}");
+        // Content cannot write a box of its own: the sanitiser drops every `<input>`.
+        assert!(!html_of("<input type=text> [ ] x").contains("<input"));
+        assert!(html.contains("<div class=\"markdown-alert markdown-alert-warning\">\n<p class=\"markdown-alert-title\">Warning</p>\n<p>Mind <strong>this</strong>.</p>\n</div>"), "{html}");
+        assert!(html.contains("markdown-alert-tip"), "{html}");
+        assert!(!html.contains("[!WARNING]"), "{html}");
+        assert!(
+            html.contains("<blockquote>\n<p>plain</p>\n</blockquote>"),
             "{html}"
         );
     }

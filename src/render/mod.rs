@@ -8,6 +8,7 @@
 
 pub(crate) mod api;
 pub(crate) mod article;
+mod contrast;
 pub(crate) mod entry;
 pub(crate) mod feeds;
 pub(crate) mod highlight;

@@ -4,7 +4,7 @@
 //!
 //! What the allowlist keeps: ammonia's default tags (text, lists, tables, images, details) with
 //! their harmless attributes, the classes errbook's own Markdown writer emits (heading anchors,
-//! bold labels, footnotes, table alignment), and the `id`s the writer generated for this fragment,
+//! bold labels, footnotes, table alignment, GitHub's alert callouts), and the `id`s the writer generated for this fragment,
 //! nothing else: an `id` written in raw HTML is dropped, so content cannot take the ids the theme
 //! and its scripts use. Everything that runs is gone: `<script>`, `<style>`, event handlers,
 //! `style` attributes, `javascript:`/`data:`/`vbscript:` URLs, forms, frames, SVG and MathML.
@@ -23,9 +23,20 @@ thread_local! {
 /// The classes errbook's Markdown writer emits, by tag; content may use them too (harmless).
 const CLASSES: &[(&str, &[&str])] = &[
     ("a", &["anchor"]),
-    ("p", &["label"]),
     ("sup", &["footnote-reference", "footnote-definition-label"]),
-    ("div", &["footnote-definition"]),
+    (
+        "div",
+        &[
+            "footnote-definition",
+            "markdown-alert",
+            "markdown-alert-note",
+            "markdown-alert-tip",
+            "markdown-alert-important",
+            "markdown-alert-warning",
+            "markdown-alert-caution",
+        ],
+    ),
+    ("p", &["label", "markdown-alert-title"]),
     ("th", &["align-left", "align-center", "align-right"]),
     ("td", &["align-left", "align-center", "align-right"]),
 ];

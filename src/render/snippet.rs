@@ -61,7 +61,7 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
             .map(|ev| {
                 format!(
                     " <span class=\"evidence\">({})</span>",
-                    esc(&ev.signal.to_string())
+                    super::markdown::plain(&ev.signal.to_string())
                 )
             })
             .unwrap_or_default();
@@ -116,10 +116,12 @@ fn run_box(v: &SnippetView<'_>) -> String {
         return String::new();
     };
     let claim = format!(
-        "<span class=\"claim\">The text claims: <strong>{}</strong></span>{}",
+        "<span class=\"claim\">The text claims: <strong>{}</strong></span>",
         esc(&run.claim.describe()),
-        needs(run)
     );
+    // What it needs may link to the block it continues: outside the summary, which must hold
+    // nothing a reader can focus (it is a control itself).
+    let needs = needs(run);
     let ev = &v.evidence;
     let Some(chip) = runs::chip(ev, true) else {
         return String::new();
@@ -141,7 +143,7 @@ fn run_box(v: &SnippetView<'_>) -> String {
         Status::Missing => Vec::new(),
     };
     if shown.is_empty() {
-        return format!("<div class=\"run run-missing\">{claim} {badge}</div>");
+        return format!("<div class=\"run run-missing\">{claim}{needs} {badge}</div>");
     }
     // A finding is shown open: readers must not miss it.
     let finding = ev.machines.iter().any(|m| runs::opens(m.run.verdict));
@@ -155,8 +157,13 @@ fn run_box(v: &SnippetView<'_>) -> String {
         body.push_str(&runs::run_details(ev, r, runs::opens(r.verdict)));
     }
     format!(
-        "<details class=\"run run-{class}\"{}><summary>{claim} {badge}</summary>{body}</details>",
-        if finding { " open" } else { "" }
+        "<details class=\"run run-{class}\"{}><summary>{claim} {badge}</summary>{}{body}</details>",
+        if finding { " open" } else { "" },
+        if needs.is_empty() {
+            String::new()
+        } else {
+            format!("<p class=\"run-needs\">{}</p>", needs.trim_start())
+        }
     )
 }
 

@@ -1,5 +1,5 @@
 //! The HTTP side of `serve`: files of the output folder (folders answer with their index.html,
-//! unknown paths with 404.html), the live-reload script added to every HTML page, and the
+//! unknown paths with 404.html, or with the diagnostics while the site does not build), the live-reload script added to every HTML page, and the
 //! long-poll endpoint it calls. Connections, their limits and timeouts are `conn`'s.
 //!
 //! What a hostile client or a hostile file in the output cannot do here: read outside the output
@@ -100,9 +100,12 @@ async fn answer<B>(site: &Site, req: &Request<B>) -> Reply {
         path.to_string(),
         uri.query().map(str::to_string),
     );
+    let errors = site.reload.current().errors;
     tokio::task::spawn_blocking(move || match resolve(&root, &path) {
         Resolved::File(f) => file(200, &f),
         Resolved::Redirect(to) => redirect(&to, query.as_deref()),
+        // Nothing to show while the site does not build (a broken start): the errors are.
+        Resolved::NotFound if !errors.is_empty() => failed_build(&errors),
         Resolved::NotFound => not_found(&root),
     })
     .await
@@ -129,7 +132,11 @@ async fn long_poll(site: &Site, query: &str) -> Reply {
         }
         None => site.reload.current(),
     };
-    let body = serde_json::json!({"generation": state.generation, "errors": state.errors});
+    let body = serde_json::json!({
+        "generation": state.generation,
+        "errors": state.errors,
+        "soft": state.soft,
+    });
     bytes(200, "application/json", body.to_string().into_bytes())
 }
 
@@ -209,6 +216,22 @@ fn not_found(root: &Path) -> Reply {
         Some(nf) if nf.is_file() => file(404, &nf),
         _ => bytes(404, "text/plain; charset=utf-8", b"not found".to_vec()),
     }
+}
+
+/// The page shown for a path the output does not have while the last build failed (`serve`
+/// started on content that does not build, so there is no site yet): the diagnostics, with the
+/// live-reload script that loads the asked page once a rebuild succeeds.
+fn failed_build(errors: &str) -> Reply {
+    let html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>errbook: the site does not build</title>\n</head>\n<body>\n\
+         <h1>The site does not build</h1>\n\
+         <p>Fix what is listed below; this page loads the site once it builds.</p>\n\
+         <pre id=\"errbook-errors\" data-failed-build=\"true\">{}</pre>\n</body>\n</html>\n",
+        crate::render::escape(errors)
+    );
+    bytes(500, "text/html; charset=utf-8", inject(html.into_bytes()))
 }
 
 fn percent_decode(s: &str) -> String {

@@ -18,7 +18,28 @@
       s.borderTop = "3px solid #e5484d"; s.whiteSpace = "pre-wrap";
       document.body.appendChild(el);
     }
-    el.textContent = "errbook: the last rebuild failed; this page is the previous build.\n\n" + text;
+    // The page serve shows when there is no site to show (it started on content that does not
+    // build) holds the errors itself; other pages are the previous build.
+    var lead = el.getAttribute("data-failed-build")
+      ? "errbook: the site does not build yet; this page loads it once it does.\n\n"
+      : "errbook: the last rebuild failed; this page is the previous build.\n\n";
+    el.textContent = lead + text;
+  }
+  function swap() {
+    var x = new XMLHttpRequest();
+    x.open("GET", location.pathname + location.search);
+    x.setRequestHeader("Cache-Control", "no-store");
+    x.onload = function () {
+      var doc = x.status === 200 ? new DOMParser().parseFromString(x.responseText, "text/html") : null;
+      var now = document.querySelector("main");
+      var next = doc && doc.querySelector("main");
+      if (!now || !next) { location.reload(); return; }
+      now.replaceWith(document.adoptNode(next));
+      document.title = doc.title;
+      setTimeout(poll, 0);
+    };
+    x.onerror = function () { location.reload(); };
+    x.send();
   }
   function poll() {
     var x = new XMLHttpRequest();
@@ -29,7 +50,16 @@
       if (x.status !== 200) { setTimeout(poll, 2000 + Math.random() * 2000); return; }
       try {
         var s = JSON.parse(x.responseText);
-        if (gen !== null && s.generation !== gen && !s.errors) { location.reload(); return; }
+        var failedPage = document.querySelector("[data-failed-build]");
+        if (!s.errors && failedPage) { location.reload(); return; }
+        if (!s.errors && gen !== null && s.generation !== gen) {
+          gen = s.generation;
+          overlay("");
+          // Content pages only: swap in the page's new <main> (no reload of styles and scripts,
+          // the reader's scroll position kept); anything else, or a failure, reloads.
+          if (s.soft) swap(); else location.reload();
+          return;
+        }
         gen = s.generation;
         overlay(s.errors);
       } catch (e) { /* keep polling */ }

@@ -14,6 +14,9 @@ pub(super) struct State {
     pub generation: u64,
     /// The last build's errors as plain text (empty when it succeeded).
     pub errors: String,
+    /// Only content pages changed (no theme, static file or configuration): an open page may
+    /// swap in its new `<main>` instead of reloading everything.
+    pub soft: bool,
 }
 
 pub(super) struct Reload {
@@ -38,6 +41,16 @@ impl Reload {
         self.tx.send_modify(|s| {
             s.generation += 1;
             s.errors = errors;
+            s.soft = false;
+        });
+    }
+
+    /// Record a rebuild that changed content pages only, and wake every waiting page.
+    pub(super) fn publish_pages(&self) {
+        self.tx.send_modify(|s| {
+            s.generation += 1;
+            s.errors = String::new();
+            s.soft = true;
         });
     }
 

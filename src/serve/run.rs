@@ -33,7 +33,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     };
     let reload = Arc::new(Reload::default());
     let start = || Live::start(root, &build).map(|(l, r, d)| (l, r.pages, r.millis, d));
-    let mut live = guarded(|| settle(start(), &reload, &sink), &reload, &sink);
+    let mut live = guarded(|| settle(start(), false, &reload, &sink), &reload, &sink);
 
     let listener = std::net::TcpListener::bind(opts.addr)
         .map_err(|e| Error::Other(format!("cannot listen on {}: {e}", opts.addr)))?;
@@ -47,7 +47,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
         |changed| {
             live = match live.take() {
                 Some(l) => guarded(|| update(l, changed, &reload, &sink), &reload, &sink),
-                None => guarded(|| settle(start(), &reload, &sink), &reload, &sink),
+                None => guarded(|| settle(start(), false, &reload, &sink), &reload, &sink),
             };
         },
         move |e| watch_sink(Event::WatchError(e)),
@@ -84,7 +84,7 @@ fn update(mut l: Live, changed: Vec<PathBuf>, reload: &Reload, sink: &Sink) -> O
             page: page.to_string(),
             millis,
         });
-        reload.publish(String::new());
+        reload.publish_pages();
     });
     match result {
         // Nothing really changed (a file saved as it was): no rebuild, no reload.
@@ -96,19 +96,21 @@ fn update(mut l: Live, changed: Vec<PathBuf>, reload: &Reload, sink: &Sink) -> O
                 written: u.written.len(),
                 full: u.full,
             });
-            settle(Ok((l, u.written.len(), u.millis, d)), reload, sink)
+            settle(Ok((l, u.written.len(), u.millis, d)), !u.full, reload, sink)
         }
         // The last good state stays; the failed files are retried with the next change.
         Err(e) => {
-            settle(Err(e), reload, sink);
+            settle(Err(e), false, reload, sink);
             Some(l)
         }
     }
 }
 
-/// Tell the caller and the open pages how a (re)build went; hand back the state to keep.
+/// Tell the caller and the open pages how a (re)build went (`soft`: it changed content pages
+/// only); hand back the state to keep.
 fn settle(
     result: Result<(Live, usize, u128, Diagnostics)>,
+    soft: bool,
     reload: &Reload,
     sink: &Sink,
 ) -> Option<Live> {
@@ -119,7 +121,11 @@ fn settle(
                 millis,
                 diags,
             });
-            reload.publish(String::new());
+            if soft {
+                reload.publish_pages();
+            } else {
+                reload.publish(String::new());
+            }
             Some(live)
         }
         Err(Error::Content { errors, diags }) => {

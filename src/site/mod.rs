@@ -1,11 +1,13 @@
 //! Site: one build of the whole site (`build`), the stages that only read (`analysis`),
-//! incremental rebuilds for `serve` (`rebuild`), `check` with its view of the records (`check`),
+//! incremental rebuilds for `serve` (`rebuild`), `check` with its view of the records (`check`)
+//! and of links within the site (`internal`),
 //! and the terminal's search (`query`).
 
 mod analysis;
 mod build;
 mod check;
 mod external;
+mod internal;
 mod query;
 mod rebuild;
 

@@ -51,6 +51,7 @@ function scan() {
     "script[src$='search/index.js']",
     "script[src='/__errbook/livereload.js']", "form.searchbox", "#search-page-form", "#search-input",
     "#search-page-input", "#search-page-form button", "button.copy", "svg.bar", "main > noscript",
+    "button#theme-switch", "li > input[type=checkbox][disabled]",
   ].join(", ");
   const ACTIVE = new Set(["script", "iframe", "frame", "frameset", "object", "embed", "applet", "base",
     "style", "link", "meta", "form", "input", "textarea", "button", "select", "svg", "math",

@@ -56,7 +56,10 @@ fn foreign_scripts(html: &str) -> Vec<String> {
             let tag = &html[at..html[at..].find('>').map_or(html.len(), |e| at + e + 1)];
             let theme = tag
                 .strip_prefix("<script src=\"")
-                .and_then(|t| t.strip_suffix("\" defer>"))
+                .and_then(|t| {
+                    t.strip_suffix("\" defer>")
+                        .or_else(|| t.strip_suffix("\">"))
+                })
                 .and_then(|src| src.rsplit_once("theme/"))
                 .is_some_and(|(_, name)| THEME_SCRIPTS.contains(&name));
             (!theme).then(|| format!("a script not the theme's: {tag}"))

@@ -170,6 +170,56 @@ fn bad_edit_keeps_the_old_site(base: &str, entry: &Path, src: &str, gen1: u64) {
     );
 }
 
+/// Started on content that does not build (and no site built before), `serve` answers every page
+/// with the diagnostics, not "not found", and serves the site once the file is fixed.
+#[test]
+fn a_broken_start_shows_the_errors_and_recovers() {
+    let site = copy_site();
+    let entry = site
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let src = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        src.replace("**Fix Rate:** 90%", "**Fix Rate:** 190%"),
+    )
+    .unwrap();
+    let (_server, base) = start(site.path());
+    for path in ["/", "/errors/pytorch/dataset-worker-fork-cuda/"] {
+        let (status, page) = get(&format!("{base}{path}"));
+        assert_eq!(status, 500, "{path}: {page}");
+        assert!(page.contains("The site does not build"), "{path}: {page}");
+        assert!(
+            page.contains("dataset-worker-fork-cuda.md:8:") && page.contains("190%"),
+            "{path}: the diagnostic, located: {page}"
+        );
+        assert!(page.contains("/__errbook/livereload.js"), "{page}");
+        assert!(!page.contains("<script>"), "no inline script: {page}");
+    }
+    let (_, state) = get(&format!("{base}/__errbook/reload"));
+    let gen0 = serde_json::from_str::<serde_json::Value>(&state).unwrap()["generation"]
+        .as_u64()
+        .unwrap();
+
+    std::fs::write(&entry, &src).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut since = gen0;
+    loop {
+        let (_, state) = get(&format!("{base}/__errbook/reload?since={since}"));
+        let st: serde_json::Value = serde_json::from_str(&state).unwrap();
+        since = st["generation"].as_u64().unwrap();
+        if since > gen0 && st["errors"].as_str() == Some("") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no good rebuild: {state}");
+    }
+    let (status, page) = get(&format!("{base}/errors/pytorch/dataset-worker-fork-cuda/"));
+    assert_eq!(status, 200);
+    assert!(page.contains("Cannot re-initialize CUDA in forked subprocess"));
+    let (status, nf) = get(&format!("{base}/no/such/page/"));
+    assert_eq!(status, 404, "{nf}");
+}
+
 #[test]
 fn bind_serves_on_another_address_and_warns() {
     let site = copy_site();

@@ -1,7 +1,53 @@
-// errbook: copy buttons for code blocks and the error message, and a note when a hosted build is
-// opened from disk. No network, no modules.
+// errbook: the light/dark/auto switch, copy buttons for code blocks and the error message, and
+// a note when a hosted build is opened from disk. No network, no modules. Loaded in the head
+// (not deferred), so that a chosen theme is set before the page is drawn.
 (function () {
   "use strict";
+  // The colour theme: "auto" follows the system; "light" and "dark" are the reader's choice,
+  // remembered in localStorage (which works from file:// too). CSS reads html[data-theme].
+  var THEMES = ["auto", "light", "dark"];
+  var KEY = "errbook-theme";
+  function stored() {
+    try { return localStorage.getItem(KEY); } catch (e) { return null; }
+  }
+  function applyTheme(t) {
+    if (THEMES.indexOf(t) < 0) t = "auto";
+    var html = document.documentElement;
+    if (t === "auto") html.removeAttribute("data-theme"); else html.setAttribute("data-theme", t);
+    // The highlighting's two stylesheets follow the choice too.
+    var links = document.querySelectorAll("link[data-syntax]");
+    for (var i = 0; i < links.length; i++) {
+      var which = links[i].getAttribute("data-syntax");
+      links[i].media = t === "auto" ? "(prefers-color-scheme: " + which + ")" : (t === which ? "all" : "not all");
+    }
+    var btn = document.getElementById("theme-switch");
+    if (btn) {
+      btn.textContent = t === "auto" ? "Theme: auto" : t === "light" ? "Theme: light" : "Theme: dark";
+      btn.setAttribute("aria-label", "Colour theme: " + t + (t === "auto" ? " (follows the system)" : "") + "; change it");
+    }
+    return t;
+  }
+  var theme = applyTheme(stored());
+  function addThemeSwitch() {
+    var row = document.querySelector(".header-row");
+    if (!row || document.getElementById("theme-switch")) return;
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.id = "theme-switch";
+    btn.className = "theme-switch";
+    row.appendChild(btn);
+    btn.addEventListener("click", function () {
+      theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
+      try { localStorage.setItem(KEY, theme); } catch (e) { /* private mode: this page only */ }
+      applyTheme(theme);
+    });
+    applyTheme(theme);
+  }
+  function ready(f) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", f);
+    else f();
+  }
+  ready(addThemeSwitch);
   // A hosted build opened from file:// shows folders as listings and cannot fetch its search
   // index: say so, and how to get a copy that works from disk.
   function explainFileUrl() {
@@ -22,8 +68,7 @@
       boxes[i].setAttribute("placeholder", "Search needs a web server or an --offline build");
     }
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", explainFileUrl);
-  else explainFileUrl();
+  ready(explainFileUrl);
   function copy(text, btn) {
     var done = function () {
       btn.classList.add("done");
