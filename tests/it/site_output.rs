@@ -91,7 +91,13 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     );
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
-    assert!(html.contains("class=\"hl-"), "syntect classes");
+    // One short class per kind of token (keyword, string...), coloured by theme/syntax-*.css.
+    assert!(
+        html.contains("<span class=\"k\">import </span>"),
+        "highlighted"
+    );
+    let css = read(&out, "theme/syntax-light.css");
+    assert!(css.contains("pre.code .k{color:#"), "{css}");
     assert!(
         html.contains(
             "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
