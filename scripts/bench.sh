@@ -16,7 +16,9 @@
 # build takes longer is built once only), TOOLS (default "errbook hugo mdbook": the peers to
 # build; `TOOLS=errbook` measures errbook alone), ERRBOOK_BIN (an errbook binary to measure
 # instead of this checkout's, e.g. an older build for a before/after comparison), THEME (the
-# theme copied into the catalogs; default themes/default, which an older binary may not read).
+# theme copied into the catalogs; default themes/default, which an older binary may not read),
+# ENTRY_JSON (files, domains or none: the catalogs' `build.entry_json`; unset, the default,
+# one file per entry; `domains` gives about one file per page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -63,6 +65,11 @@ synth() { # pages dir [sites]
   rm -rf "$dir"
   "$SYNTH" --out "$dir" --entries "$entries" --articles "$articles" --seed "$SEED" \
     --sites "$sites" --theme "$THEME" 2>/dev/null
+  entry_json "$dir/errbook"
+}
+
+entry_json() { # catalog root: set build.entry_json when ENTRY_JSON asks for it
+  [ -z "${ENTRY_JSON:-}" ] || sed -i "s/^\[build\]$/[build]\nentry_json = \"$ENTRY_JSON\"/" "$1/book.toml"
 }
 
 # --- one timed build -----------------------------------------------------------------------
@@ -131,6 +138,7 @@ if [ "$BIG" -gt 0 ]; then
   rm -rf "$d"
   "$SYNTH" --out "$d" --entries "$BIG" --articles $((BIG / 100)) --seed "$SEED" \
     --sites errbook --theme "$THEME" 2>/dev/null
+  entry_json "$d/errbook"
   say "catalog of $BIG entries: building"
   rm -rf "$d/out"
   measure "big" errbook "$d/out" "$ERRBOOK" --root "$d/errbook" build -d "$d/out"

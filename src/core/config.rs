@@ -38,6 +38,21 @@ pub struct BuildConfig {
     pub output_dir: PathBuf,
     /// Python code blocks without a language get this one for highlighting.
     pub default_code_lang: String,
+    /// Where each entry's JSON goes: a file per entry, a file per domain, or nowhere.
+    pub entry_json: EntryJson,
+}
+
+/// `build.entry_json`: where the API puts each entry's JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryJson {
+    /// `api/errors/<domain>/<slug>.json`, one file per entry (the URLs DESIGN.md names).
+    #[default]
+    Files,
+    /// `api/errors/<domain>.json`, one file per domain holding its entries by ID.
+    Domains,
+    /// No entry JSON; `api/catalog.json` and `api/links.json` stay.
+    None,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -137,6 +152,7 @@ impl Default for BuildConfig {
         BuildConfig {
             output_dir: PathBuf::from("book"),
             default_code_lang: "text".into(),
+            entry_json: EntryJson::default(),
         }
     }
 }

@@ -58,6 +58,27 @@ pub(crate) fn entry_json(id: &str) -> String {
     format!("api/errors/{id}.json")
 }
 
+/// The domain part of an entry ID (`pytorch` of `pytorch/x`): the folder its file is in.
+pub(crate) fn id_domain(id: &str) -> &str {
+    id.split_once('/').map_or(id, |(d, _)| d)
+}
+
+/// The JSON of the entries of one domain (the ID's first part): `api/errors/<domain>.json`.
+pub(crate) fn domain_json(domain: &str) -> String {
+    format!("api/errors/{domain}.json")
+}
+
+/// Where the JSON of entry `id` is under `build.entry_json`: its own file, its domain's file,
+/// or nowhere.
+pub(crate) fn entry_json_in(id: &str, mode: crate::core::config::EntryJson) -> Option<String> {
+    use crate::core::config::EntryJson;
+    match mode {
+        EntryJson::Files => Some(entry_json(id)),
+        EntryJson::Domains => Some(domain_json(id_domain(id))),
+        EntryJson::None => None,
+    }
+}
+
 /// A URL path segment from free text: lowercase ASCII letters, digits, `-` and `_`.
 pub(crate) fn slug(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

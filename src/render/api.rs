@@ -1,6 +1,7 @@
 //! /api/: the typed model as JSON. catalog.json lists every entry and article with its URL;
-//! api/errors/<domain>/<slug>.json holds one entry whole, with its links and verification state;
-//! links.json holds the link graph.
+//! `entry` is one entry whole, with its links and verification state (written as
+//! api/errors/<domain>/<slug>.json, or folded into its domain's file by `shards`); links.json
+//! holds the link graph.
 
 use crate::records::Status;
 use crate::view::evidence::Outcome;
@@ -18,7 +19,9 @@ struct CatalogEntry<'a> {
     error_code: &'a Option<String>,
     fix_rate: Option<u8>,
     url: String,
-    json: String,
+    /// Where the entry's JSON is (`build.entry_json`); absent when nowhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    json: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -63,7 +66,7 @@ pub(crate) fn catalog<'a>(
             error_code: &e.error_code,
             fix_rate: e.fix_rate,
             url: crate::core::urls::entry(&e.id),
-            json: crate::core::urls::entry_json(&e.id),
+            json: crate::core::urls::entry_json_in(&e.id, cfg.build.entry_json),
         })
         .collect();
     let articles = cat

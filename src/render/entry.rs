@@ -142,7 +142,8 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
     c.insert("related", &related);
     c.insert("aliases", &e.aliases);
     c.insert("tags", &e.tags);
-    c.insert("api", &ctx.href(&urls::entry_json(&e.id)));
+    let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
+    c.insert("api", &api);
     c
 }
 

@@ -3,7 +3,7 @@
 //! records, and does no I/O but reading the theme's templates once.
 //!
 //! One submodule per kind of output: `entry` and `article` pages, `lists` (home and the index
-//! pages), `feeds` (sitemap, Atom), `api` (JSON); `markdown`, `highlight` and `snippet` are the
+//! pages), `feeds` (sitemap, Atom), `api` (JSON) and `shards` (the entries' JSON by domain); `markdown`, `highlight` and `snippet` are the
 //! pieces pages are made of.
 
 pub(crate) mod api;
@@ -17,6 +17,7 @@ pub(crate) mod lists;
 pub(crate) mod markdown;
 pub(crate) mod runs;
 pub(crate) mod sanitize;
+pub(crate) mod shards;
 pub(crate) mod snippet;
 pub(crate) mod theme;
 

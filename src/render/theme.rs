@@ -55,10 +55,37 @@ impl Theme {
     pub(crate) fn tera(&self) -> Result<tera::Tera> {
         let mut tera = tera::Tera::default();
         let html = self.templates.iter().filter(|(k, _)| k.ends_with(".html"));
-        tera.add_raw_templates(html.map(|(k, v)| (k.as_str(), v.as_str())))
+        let html: Vec<(&str, String)> = html.map(|(k, v)| (k.as_str(), compact(v))).collect();
+        tera.add_raw_templates(html.iter().map(|(k, v)| (*k, v.as_str())))
             .map_err(|e| Error::Template(super::tera_chain(&e)))?;
         Ok(tera)
     }
+}
+
+/// A template without the indentation and blank lines of its source: they reach every page as
+/// whitespace that shows nothing. A line break stays where there was one, so words and inline
+/// elements keep the space between them; lines inside `<pre>` and `<textarea>`, where
+/// whitespace shows, are kept as they are.
+fn compact(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut verbatim = false;
+    for line in template.split_inclusive('\n') {
+        if verbatim {
+            out.push_str(line);
+        } else if !line.trim().is_empty() {
+            out.push_str(line.trim_start());
+        }
+        let lower = line.to_ascii_lowercase();
+        let last = |tags: &[&str]| tags.iter().filter_map(|t| lower.rfind(t)).max();
+        let opened = last(&["<pre>", "<pre ", "<textarea"]);
+        let closed = last(&["</pre", "</textarea"]);
+        verbatim = match (opened, closed) {
+            (Some(o), c) => c.is_none_or(|c| o > c),
+            (None, Some(_)) => false,
+            (None, None) => verbatim,
+        };
+    }
+    out
 }
 
 /// The embedded files under `sub` (recursively), as (path under `sub`, bytes).
@@ -120,6 +147,19 @@ mod tests {
             assert!(t.statics.contains_key(name), "{name}");
         }
         t.tera().unwrap();
+    }
+
+    #[test]
+    fn templates_lose_their_indentation_but_not_their_line_breaks_or_pre() {
+        let t = "<ul>\n  <li>a</li>\n\n    <li>b\n    c</li>\n</ul>\n<pre>\n  kept\n\n  as is</pre>\n  <p>x</p>\n";
+        assert_eq!(
+            compact(t),
+            "<ul>\n<li>a</li>\n<li>b\nc</li>\n</ul>\n<pre>\n  kept\n\n  as is</pre>\n<p>x</p>\n"
+        );
+        assert_eq!(
+            compact("<textarea>\n  x\n</textarea>"),
+            "<textarea>\n  x\n</textarea>"
+        );
     }
 
     #[test]

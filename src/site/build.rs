@@ -2,7 +2,7 @@
 //! swap it in (`write`). On content errors nothing is written and the old output stays whole.
 
 use super::analysis::{analyse_with, Analysis, Scope};
-use crate::core::config::Config;
+use crate::core::config::{Config, EntryJson};
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
 use crate::core::output::OutFile;
@@ -121,18 +121,48 @@ pub(super) fn render_into(
     r.highlights = crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang);
     let resolver = Resolver::new(cat, &analysis.graph, records);
     let jobs = jobs(cat, r.lists.pages.len());
-    let paths: Vec<String> = jobs
-        .par_iter()
-        .map(|j| {
-            let out = run_job(&r, &resolver, j)?;
-            stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
-            if let Some(f) = &out.json {
-                stage.write(&f.path, &f.bytes)?;
+    let mode = cfg.build.entry_json;
+    let mut paths: Vec<String> = Vec::with_capacity(jobs.len());
+    let mut files = 0;
+    // Entries of one domain are rendered together when their JSON goes into the domain's file,
+    // so that only one domain's JSON is held at a time.
+    for group in job_groups(cat, &jobs, mode) {
+        let outs: Vec<(String, Option<Vec<u8>>)> = group
+            .par_iter()
+            .map(|j| {
+                let out = run_job(&r, &resolver, j)?;
+                stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
+                let json = match (*j, out.json) {
+                    (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
+                        stage.write(&crate::core::urls::entry_json(&cat.entries[i].id), &json)?;
+                        None
+                    }
+                    (_, json) => json,
+                };
+                Ok((out.path, json))
+            })
+            .collect::<Result<_>>()?;
+        if mode == EntryJson::Domains {
+            if let Some(Job::Entry(first)) = group.first() {
+                let domain = crate::core::urls::id_domain(&cat.entries[*first].id);
+                let entries = group
+                    .iter()
+                    .zip(&outs)
+                    .filter_map(|(j, (_, json))| match j {
+                        Job::Entry(i) => Some((cat.entries[*i].id.as_str(), json.as_deref()?)),
+                        _ => None,
+                    });
+                let shard = crate::render::shards::shard(domain, entries);
+                stage.write(&crate::core::urls::domain_json(domain), &shard)?;
+                files += 1;
             }
-            Ok(out.path)
-        })
-        .collect::<Result<_>>()?;
-    let mut files = paths.len() + cat.entries.len();
+        }
+        paths.extend(outs.into_iter().map(|(p, _)| p));
+    }
+    if mode == EntryJson::Files {
+        files += cat.entries.len();
+    }
+    files += paths.len();
     drop(t);
 
     // Feeds, search index, theme and site files.
@@ -171,11 +201,39 @@ pub(super) fn jobs(cat: &crate::core::model::Catalog, lists: usize) -> Vec<Job> 
     out
 }
 
-/// What one job makes: a page (its site path and HTML) and, for an entry, its JSON.
+/// The jobs in the groups a build renders one after the other: all at once, or, when the
+/// entries' JSON goes into one file per domain, each domain's entries (contiguous, as entries
+/// are in ID order) and then the rest.
+fn job_groups<'j>(
+    cat: &crate::core::model::Catalog,
+    jobs: &'j [Job],
+    mode: EntryJson,
+) -> Vec<&'j [Job]> {
+    if mode != EntryJson::Domains {
+        return vec![jobs];
+    }
+    let domain_of = |j: &Job| match j {
+        Job::Entry(i) => Some(crate::core::urls::id_domain(&cat.entries[*i].id)),
+        _ => None,
+    };
+    let mut groups = Vec::new();
+    let mut rest = jobs;
+    while let Some(first) = rest.first() {
+        let d = domain_of(first);
+        let n = rest.iter().take_while(|j| domain_of(j) == d).count();
+        let (group, tail) = rest.split_at(n);
+        groups.push(group);
+        rest = tail;
+    }
+    groups
+}
+
+/// What one job makes: a page (its site path and HTML) and, for an entry when the site has
+/// entry JSON (`build.entry_json`), its compact JSON.
 pub(super) struct JobOutput {
     pub path: String,
     pub html: String,
-    pub json: Option<OutFile>,
+    pub json: Option<Vec<u8>>,
 }
 
 /// Resolve the job's view once, and render its page (and an entry's JSON) from it.
@@ -187,13 +245,11 @@ pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> R
             let e = cat.entries.get(i).ok_or_else(missing)?;
             let v = resolver.entry(e);
             let (path, html) = r.entry(&v)?;
-            let json = crate::render::api::entry(&v);
-            let json = OutFile::new(crate::core::urls::entry_json(&e.id), to_json(&json)?);
-            JobOutput {
-                path,
-                html,
-                json: Some(json),
-            }
+            let json = match r.cfg.build.entry_json {
+                EntryJson::None => None,
+                _ => Some(to_json(&crate::render::api::entry(&v))?),
+            };
+            JobOutput { path, html, json }
         }
         Job::Article(i) => {
             let a = cat.articles.get(i).ok_or_else(missing)?;
@@ -271,6 +327,7 @@ pub(super) fn catalog_files(
     Ok(out)
 }
 
+/// Compact JSON: the API is for programs, and a tenth of a large site's bytes were indentation.
 pub(super) fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
-    serde_json::to_vec_pretty(v).map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))
+    serde_json::to_vec(v).map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))
 }

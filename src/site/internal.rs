@@ -7,7 +7,7 @@
 //! rendered pages, not guessed. Nothing is written.
 
 use super::analysis::Analysis;
-use super::build::{catalog_files, jobs, run_job, Wanted};
+use super::build::{catalog_files, jobs, run_job, Job, Wanted};
 use crate::core::config::Config;
 use crate::core::diag::{did_you_mean, Code, Diagnostic};
 use crate::core::error::Result;
@@ -78,7 +78,15 @@ impl Site {
             .par_iter()
             .map(|j| {
                 let out = run_job(&r, &resolver, j)?;
-                Ok((out.path, ids_of(&out.html), out.json.map(|f| f.path)))
+                // Where the entry's JSON is (its own file, its domain's, or none).
+                let json = match j {
+                    Job::Entry(i) => cat
+                        .entries
+                        .get(*i)
+                        .and_then(|e| urls::entry_json_in(&e.id, cfg.build.entry_json)),
+                    _ => None,
+                };
+                Ok((out.path, ids_of(&out.html), json))
             })
             .collect::<Result<_>>()?;
         let paths: Vec<String> = pages.iter().map(|p| p.0.clone()).collect();

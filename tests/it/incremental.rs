@@ -222,3 +222,74 @@ fn break_then_undo_recovers_and_a_rename_moves_the_page() {
         .exists());
     assert_same_as_full_build(site.path(), &out);
 }
+
+/// `build.entry_json = "domains"`: the entries' JSON in one file per domain, which an edit, an
+/// addition and a removal keep equal to what a full build writes.
+#[test]
+fn entry_json_by_domain_follows_every_edit() {
+    let site = site();
+    let toml = site.path().join("book.toml");
+    let cfg = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        cfg.replace("[build]\n", "[build]\nentry_json = \"domains\"\n"),
+    )
+    .unwrap();
+    let out = site.path().join("book");
+    let opts = BuildOptions {
+        dest: out.clone(),
+        ..Default::default()
+    };
+    let (mut live, _, _) = Live::start(site.path(), &opts).unwrap();
+    let shard = |d: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(out.join(format!("api/errors/{d}.json"))).unwrap())
+            .unwrap()
+    };
+    assert_eq!(
+        shard("numpy")["entries"]["numpy/axis-out-of-bounds"]["entry"]["fix_rate"],
+        99
+    );
+    assert!(!out.join("api/errors/numpy").exists(), "no file per entry");
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("api/catalog.json")).unwrap()).unwrap();
+    let numpy = catalog["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "numpy/axis-out-of-bounds")
+        .unwrap();
+    assert_eq!(numpy["json"], "api/errors/numpy.json");
+
+    // An edit rewrites the entry's line of its domain's file.
+    let f = site
+        .path()
+        .join("content/errors/numpy/axis-out-of-bounds.md");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(&f, text.replace("(99% success)", "(97% success)")).unwrap();
+    live.update(std::slice::from_ref(&f)).unwrap();
+    let entry = &shard("numpy")["entries"]["numpy/axis-out-of-bounds"]["entry"];
+    assert_eq!(entry["workarounds"][0]["success_rate"], 97);
+    assert_same_as_full_build(site.path(), &out);
+
+    // A second entry joins the domain, then the first one goes: the file keeps the other.
+    let second = site.path().join("content/errors/numpy/axis-too-large.md");
+    std::fs::write(
+        &second,
+        text.replace("axis-out-of-bounds", "axis-too-large"),
+    )
+    .unwrap();
+    live.update(std::slice::from_ref(&second)).unwrap();
+    assert_same_as_full_build(site.path(), &out);
+    std::fs::remove_file(&f).unwrap();
+    live.update(std::slice::from_ref(&f)).unwrap();
+    let entries = shard("numpy")["entries"].clone();
+    let ids: Vec<&String> = entries.as_object().unwrap().keys().collect();
+    assert_eq!(ids, ["numpy/axis-too-large"]);
+    assert_same_as_full_build(site.path(), &out);
+
+    // The domain's last entry goes: so does its file.
+    std::fs::remove_file(&second).unwrap();
+    live.update(std::slice::from_ref(&second)).unwrap();
+    assert!(!out.join("api/errors/numpy.json").exists());
+    assert_same_as_full_build(site.path(), &out);
+}

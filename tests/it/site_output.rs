@@ -91,7 +91,13 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     );
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
-    assert!(html.contains("class=\"hl-"), "syntect classes");
+    // One short class per kind of token (keyword, string...), coloured by theme/syntax-*.css.
+    assert!(
+        html.contains("<span class=\"k\">import </span>"),
+        "highlighted"
+    );
+    let css = read(&out, "theme/syntax-light.css");
+    assert!(css.contains("pre.code .k{color:#"), "{css}");
     assert!(
         html.contains(
             "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
@@ -220,4 +226,27 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
             std::fs::copy(e.path(), &dest).unwrap();
         }
     }
+}
+
+/// `build.entry_json = "none"`: no file per entry, no link to one, no `json` in catalog.json;
+/// the catalog and the link graph stay.
+#[test]
+fn entry_json_can_be_left_out() {
+    let t = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("content"), &t.path().join("content"));
+    let cfg = std::fs::read_to_string(repo().join("book.toml")).unwrap();
+    std::fs::write(
+        t.path().join("book.toml"),
+        cfg.replace("[build]\n", "[build]\nentry_json = \"none\"\n"),
+    )
+    .unwrap();
+    let (_o, out) = build(t.path(), &[]);
+    assert!(!out.join("api/errors").exists());
+    assert!(out.join("api/links.json").is_file());
+    let html = read(&out, ENTRY);
+    assert!(!html.contains("This entry as JSON"));
+    assert!(broken_links(&out, false).is_empty());
+    let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
+    assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
+    assert!(cat["entries"][0].get("json").is_none());
 }

@@ -1,9 +1,11 @@
 //! What an update writes: the edited page first, then every page the change affects, the lists
-//! whose lines changed, the edited entries' JSON and the catalog-wide files; only files whose
+//! whose lines changed, the JSON of the entries rendered again (their own files, or their lines
+//! of their domains' files) and the catalog-wide files; only files whose
 //! bytes differ are written (atomically), and pages that went away are removed.
 
 use super::affected::Changes;
 use super::{Live, Update};
+use crate::core::config::EntryJson;
 use crate::core::error::{Error, Result};
 use crate::core::model::{Catalog, PageKind, PageRef};
 use crate::core::urls;
@@ -11,7 +13,7 @@ use crate::render::Renderer;
 use crate::site::build::{catalog_files, run_job, Job, Wanted};
 use crate::site::Analysis;
 use crate::view::Resolver;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 /// The render job of page (kind, id), if the catalog has it.
@@ -103,26 +105,26 @@ impl Live {
                 jobs.push(Job::List(i));
             }
         }
-        let touched_entry = |j: &Job| match j {
-            Job::Entry(i) => ch.touched.contains(&PageRef {
-                kind: PageKind::Entry,
-                id: cat.entries[*i].id.clone(),
-            }),
-            _ => false,
-        };
         let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+        // The JSON of every entry rendered again (its links may have changed), and of the
+        // entries that went away (`None`), by ID.
+        let mut json: BTreeMap<String, Option<Vec<u8>>> = ch
+            .touched
+            .iter()
+            .filter(|p| p.kind == PageKind::Entry && cat.page(p).is_none())
+            .map(|p| (p.id.clone(), None))
+            .collect();
         for (job, o) in jobs
             .par_iter()
             .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
             .collect::<Result<Vec<_>>>()?
         {
-            let touched = touched_entry(&job);
             out.push((urls::file_of(&o.path), o.html.into_bytes()));
-            // An entry's JSON changes only with the entry itself.
-            if let Some(json) = o.json.filter(|_| touched) {
-                out.push((json.path, json.bytes));
+            if let (Job::Entry(i), Some(bytes)) = (job, o.json) {
+                json.insert(cat.entries[i].id.clone(), Some(bytes));
             }
         }
+        out.extend(self.entry_json_files(json)?);
         let want = Wanted {
             catalog: ch.listed || ch.graph,
             links: ch.graph,
@@ -152,6 +154,47 @@ impl Live {
         })
     }
 
+    /// The files that hold the entries' JSON of `json` (by ID; `None`: the entry went away) under
+    /// `build.entry_json`: each entry's own file, or its domain's file with those entries
+    /// spliced in. A domain file left with no entry is removed here; a gone entry's own file
+    /// by `remove_gone`.
+    fn entry_json_files(
+        &self,
+        json: BTreeMap<String, Option<Vec<u8>>>,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let mut out = Vec::new();
+        match self.cfg.build.entry_json {
+            EntryJson::None => {}
+            EntryJson::Files => {
+                for (id, bytes) in json {
+                    if let Some(b) = bytes {
+                        out.push((urls::entry_json(&id), b));
+                    }
+                }
+            }
+            EntryJson::Domains => {
+                let mut by_domain: BTreeMap<String, BTreeMap<String, Option<Vec<u8>>>> =
+                    BTreeMap::new();
+                for (id, bytes) in json {
+                    let d = urls::id_domain(&id).to_string();
+                    by_domain.entry(d).or_default().insert(id, bytes);
+                }
+                for (domain, changes) in by_domain {
+                    let rel = urls::domain_json(&domain);
+                    let path = self.opts.dest.join(&rel);
+                    let old = std::fs::read(&path).ok();
+                    match crate::render::shards::splice(&domain, old.as_deref(), &changes) {
+                        Some(bytes) => out.push((rel, bytes)),
+                        None => {
+                            let _ = std::fs::remove_file(&path);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Index pages of a facet that lost its last entry, and pages of entries or articles that no
     /// longer exist.
     fn remove_gone(&self, next: &Analysis, ch: &Changes, gone_facets: HashSet<&String>) {
@@ -165,7 +208,7 @@ impl Live {
                 PageKind::Article => urls::article(&page.id),
             };
             let _ = std::fs::remove_dir_all(dest.join(&site));
-            if page.kind == PageKind::Entry {
+            if page.kind == PageKind::Entry && self.cfg.build.entry_json == EntryJson::Files {
                 let _ = std::fs::remove_file(dest.join(urls::entry_json(&page.id)));
             }
         }

@@ -1,0 +1,123 @@
+//! The entries' JSON folded into one file per domain (`build.entry_json = "domains"`):
+//! `api/errors/<domain>.json` is `{"domain": ..., "entries": {"<id>": <entry JSON>, ...}}`, one
+//! entry per line in ID order, so that `serve` replaces one entry's line without reading the
+//! others back as JSON (`splice`). A full build and any sequence of splices give the same bytes.
+
+use std::collections::BTreeMap;
+
+/// The shard of `domain`: `entries` are (ID, compact JSON of the entry) in ID order.
+pub(crate) fn shard<'a>(
+    domain: &str,
+    entries: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"{\"domain\":");
+    out.extend_from_slice(&quote(domain));
+    out.extend_from_slice(b",\"entries\":{");
+    let mut first = true;
+    for (id, json) in entries {
+        out.extend_from_slice(if first { b"\n" } else { b",\n" });
+        first = false;
+        out.extend_from_slice(&quote(id));
+        out.push(b':');
+        out.extend_from_slice(json);
+    }
+    out.extend_from_slice(b"\n}}\n");
+    out
+}
+
+/// `s` as a JSON string.
+fn quote(s: &str) -> Vec<u8> {
+    serde_json::to_vec(s).unwrap_or_else(|_| b"\"\"".to_vec())
+}
+
+/// The entries of a shard `shard` made, by ID; `None` when the bytes are not such a shard.
+fn entries(bytes: &[u8]) -> Option<BTreeMap<String, Vec<u8>>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut lines = text.lines();
+    let head = lines.next()?;
+    if !(head.starts_with("{\"domain\":") && head.ends_with(",\"entries\":{")) {
+        return None;
+    }
+    let mut out = BTreeMap::new();
+    for line in lines {
+        if line == "}}" {
+            return Some(out);
+        }
+        let line = line.strip_suffix(',').unwrap_or(line);
+        // The key is an entry ID: a JSON string without escapes (IDs are [a-z0-9_-/]).
+        let rest = line.strip_prefix('"')?;
+        let (id, json) = rest.split_once("\":")?;
+        out.insert(id.to_string(), json.as_bytes().to_vec());
+    }
+    None
+}
+
+/// The shard of `domain` after setting (`Some`) or removing (`None`) the entries of `changes`
+/// in `old` (the shard as written before, or nothing). `None` when no entry is left.
+pub(crate) fn splice(
+    domain: &str,
+    old: Option<&[u8]>,
+    changes: &BTreeMap<String, Option<Vec<u8>>>,
+) -> Option<Vec<u8>> {
+    let mut all = old.and_then(entries).unwrap_or_default();
+    for (id, json) in changes {
+        match json {
+            Some(j) => {
+                all.insert(id.clone(), j.clone());
+            }
+            None => {
+                all.remove(id);
+            }
+        }
+    }
+    if all.is_empty() {
+        return None;
+    }
+    Some(shard(
+        domain,
+        all.iter().map(|(id, j)| (id.as_str(), j.as_slice())),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full(entries: &[(&str, &str)]) -> Vec<u8> {
+        shard("np", entries.iter().map(|(i, j)| (*i, j.as_bytes())))
+    }
+
+    #[test]
+    fn a_shard_is_json_keyed_by_id() {
+        let bytes = full(&[("np/a", r#"{"x":"a\nb"}"#), ("np/b", "{}")]);
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(v["domain"], "np");
+        assert_eq!(v["entries"]["np/a"]["x"], "a\nb");
+        assert_eq!(v["entries"]["np/b"], serde_json::json!({}));
+        let empty: serde_json::Value = serde_json::from_slice(&full(&[])).unwrap();
+        assert_eq!(empty["entries"], serde_json::json!({}));
+    }
+
+    #[test]
+    fn splices_give_what_a_full_build_gives() {
+        let old = full(&[("np/a", "{\"v\":1}"), ("np/c", "{\"v\":3}")]);
+        let mut changes = BTreeMap::new();
+        changes.insert("np/a".to_string(), Some(b"{\"v\":10}".to_vec()));
+        changes.insert("np/b".to_string(), Some(b"{\"v\":2}".to_vec()));
+        changes.insert("np/c".to_string(), None);
+        let spliced = splice("np", Some(&old), &changes).unwrap();
+        assert_eq!(
+            spliced,
+            full(&[("np/a", "{\"v\":10}"), ("np/b", "{\"v\":2}")])
+        );
+        // A new domain, and a domain whose last entry went away.
+        assert_eq!(
+            splice("np", None, &changes).unwrap(),
+            full(&[("np/a", "{\"v\":10}"), ("np/b", "{\"v\":2}")])
+        );
+        let mut gone = BTreeMap::new();
+        gone.insert("np/a".to_string(), None);
+        assert_eq!(splice("np", Some(&full(&[("np/a", "{}")])), &gone), None);
+    }
+}
