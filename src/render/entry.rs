@@ -3,6 +3,7 @@
 //! with their code and what their runs found, dead ends likewise, the articles that discuss it,
 //! the code examples elsewhere that apply or fall into it, and related entries.
 
+use super::ids;
 use super::markdown::{self, Place};
 use super::runs::{self, and_list, Chip};
 use super::snippet;
@@ -116,7 +117,7 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
         .iter()
         .map(|s| Section {
             title: s.title.clone(),
-            id: markdown::anchor(&s.title),
+            id: ids::anchor(&s.title),
             html: md(&s.body),
         })
         .collect();

@@ -3,7 +3,6 @@
 //! selector, and never one the theme uses (`RESERVED`) or one of the anchors the page makes
 //! itself. The sanitiser keeps these ids and drops every other.
 
-use super::markdown::anchor;
 use std::collections::{HashMap, HashSet};
 
 /// The ids of one rendered fragment: every one is generated here, unique, and none is one the
@@ -105,4 +104,25 @@ fn is_plain_id(id: &str) -> bool {
         && id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// A heading anchor: lowercase words joined by `-` (`1. Explanation:` -> `1-explanation`).
+pub(crate) fn anchor(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if (c.is_whitespace() || c == '-' || c == '_')
+            && !out.ends_with('-')
+            && !out.is_empty()
+        {
+            out.push('-');
+        }
+    }
+    let t = out.trim_end_matches('-');
+    if t.is_empty() {
+        "section".into()
+    } else {
+        t.to_string()
+    }
 }

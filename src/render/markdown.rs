@@ -8,7 +8,7 @@
 //! writer's alone: generated from heading text or an explicit `{#id}` reduced to a safe anchor,
 //! never one the theme uses (`RESERVED`), and the only ids the sanitiser lets through.
 
-use super::ids::Ids;
+use super::ids::{anchor, Ids};
 use crate::core::model::Catalog;
 use pulldown_cmark::{
     Alignment, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Parser, Tag, TagEnd,
@@ -398,27 +398,6 @@ fn rewrite_link(dest: &str, kind: LinkType, place: &Place<'_>) -> Option<String>
         h.push_str(&f);
     }
     Some(h)
-}
-
-/// A heading anchor: lowercase words joined by `-` (`1. Explanation:` -> `1-explanation`).
-pub(crate) fn anchor(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if (c.is_whitespace() || c == '-' || c == '_')
-            && !out.ends_with('-')
-            && !out.is_empty()
-        {
-            out.push('-');
-        }
-    }
-    let t = out.trim_end_matches('-');
-    if t.is_empty() {
-        "section".into()
-    } else {
-        t.to_string()
-    }
 }
 
 /// Text the catalog writes as a plain sentence (a workaround's bold summary): escaped, with

@@ -101,11 +101,12 @@ fn millis(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
+/// An answer to one request.
+pub(super) type Reply = hyper::Response<http_body_util::Full<bytes::Bytes>>;
+
 /// What answers one request; cloned into every connection.
 pub(super) type Handler = Arc<
-    dyn Fn(
-            hyper::Request<Incoming>,
-        ) -> Pin<Box<dyn std::future::Future<Output = super::http::Reply> + Send>>
+    dyn Fn(hyper::Request<Incoming>) -> Pin<Box<dyn std::future::Future<Output = Reply> + Send>>
         + Send
         + Sync,
 >;

@@ -8,7 +8,7 @@
 //! (every answer carries the site's Content-Security-Policy as a header), or hold the server with
 //! long polls (at most `MAX_POLLS` wait at once; the rest are told to come back, and close).
 
-use super::conn::{self, Handler};
+use super::conn::{self, Handler, Reply};
 use super::reload::Reload;
 use bytes::Bytes;
 use http_body_util::Full;
@@ -27,8 +27,6 @@ const LIVERELOAD_JS: &str = include_str!("livereload.js");
 const MAX_POLLS: usize = 64;
 /// How long a long poll waits for a rebuild before it answers "nothing new".
 const POLL_WAIT: Duration = Duration::from_secs(25);
-
-pub(super) type Reply = Response<Full<Bytes>>;
 
 /// What every request needs: the output folder, the rebuild state, the long polls' permits.
 struct Site {

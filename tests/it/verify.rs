@@ -166,7 +166,8 @@ fn check_limits(r: &Records) {
     let s = &r["sleeper"].1;
     assert_eq!(s["verdict"], "timed_out");
     assert_eq!(s["timed_out"], true);
-    assert!(s["duration_s"].as_f64().unwrap() < 10.0);
+    // 5 s of time-out: a loaded machine can take 2 s to start Python and print the pid.
+    assert!(s["duration_s"].as_f64().unwrap() < 15.0);
     let log = s["log"].as_str().unwrap();
     let pid: u32 = log
         .lines()

@@ -14,7 +14,7 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
     let html = read(&out, ENTRY);
     let all = text_of(&html);
     assert!(
-        all.contains("verified on H200, 2026-11-23: 1 of 3 workarounds works, 2 failed"),
+        all.contains("verified on H100 and H200, 2026-11-24: 1 of 3 workarounds works, 2 failed"),
         "{all}"
     );
     let w1 = section(&html, "workaround-1", &["workaround-2", "dead-ends"]);
@@ -23,16 +23,16 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
         "workaround 1 is marked"
     );
     let w1 = text_of(w1);
-    assert!(w1.contains("95% success failed on H200"), "{w1}");
+    assert!(w1.contains("95% success failed on H100 and H200"), "{w1}");
     let cause = w1
         .find("Root cause RuntimeError: An attempt has been made to start a new process")
         .unwrap_or_else(|| panic!("{w1}"));
     let then = w1
-        .find("Reported as RuntimeError: DataLoader worker (pid(s) 1114) exited unexpectedly")
+        .find("Reported as RuntimeError: DataLoader worker (pid(s) 22) exited unexpectedly")
         .unwrap_or_else(|| panic!("{w1}"));
     assert!(cause < then, "the root cause first");
     let d2 = text_of(section(&html, "dead-end-2", &["dead-end-3"]));
-    assert!(d2.contains("actually works here on H200"), "{d2}");
+    assert!(d2.contains("actually works here on H100 and H200"), "{d2}");
     assert!(
         !all.contains("Run: contradicted"),
         "no verdict word reads backwards"
