@@ -91,7 +91,7 @@ describe("verification on the seed entry page", () => {
   test("the Verification line and the order of the workarounds come from the runs", { timeout: TEST_MS }, async () => {
     const { page, errors } = await open("errors/pytorch/dataset-worker-fork-cuda/index.html");
     const note = squash(await page.locator(".verification-note").innerText());
-    assert.match(note, /^verified on H200, 2026-11-23: 1 of 3 workarounds works, 2 failed; dead ends: 1 actually works here/);
+    assert.match(note, /^verified on H100 and H200, 2026-11-24: 1 of 3 workarounds works, 2 failed; dead ends: 1 actually works here/);
     const order = await page.locator("#workarounds li.fix").evaluateAll((lis) => lis.map((li) => li.id));
     assert.deepEqual(order, ["workaround-3", "workaround-1", "workaround-2"]);
     assert.equal(squash(await page.locator("#workaround-1 .fix-head .verdict").innerText()), "failed");
@@ -111,10 +111,12 @@ describe("verification on the seed entry page", () => {
     const head = await table.locator("thead th").allInnerTexts();
     assert.deepEqual(head.map(squash), ["Environment", "Verdict", "Date", "Duration"]);
     const r = await rows(run);
-    assert.equal(r.length, 1);
-    assert.match(r[0][0], /^1× H200, driver 580\.159\.04, CUDA 13\.0, Python 3\.12\.3, PyTorch 2\.11\.0\+cu130$/);
-    assert.deepEqual(r[0].slice(1), ["failed", "2026-11-23", "7.2 s"]);
-    const facts = squash(await run.locator(".run-record .run-facts").innerText());
+    assert.equal(r.length, 2, "one row per environment");
+    assert.match(r[0][0], /^1× H100, driver 580\.159\.04, CUDA 13\.0, Python 3\.12\.3, PyTorch 2\.11\.0\+cu130$/);
+    assert.deepEqual(r[0].slice(1), ["failed", "2026-11-24", "13.9 s"]);
+    assert.match(r[1][0], /^1× H200, driver 580\.159\.04, CUDA 13\.0, Python 3\.12\.3, PyTorch 2\.11\.0\+cu130$/);
+    assert.deepEqual(r[1].slice(1), ["failed", "2026-11-24", "11.3 s"]);
+    const facts = squash(await run.locator(".run-record .run-facts").first().innerText());
     const cause = facts.indexOf("Root cause");
     const reported = facts.indexOf("Reported as");
     assert.ok(cause >= 0 && reported > cause, facts);
@@ -131,7 +133,7 @@ describe("verification on the seed entry page", () => {
     await run.locator(":scope > summary").click();
     await table.waitFor({ state: "visible" });
     const r = await rows(run);
-    assert.deepEqual(r.map((c) => c[1]), ["works"]);
+    assert.deepEqual(r.map((c) => c[1]), ["works", "works"]);
     await page.close();
   });
 });
@@ -145,7 +147,7 @@ describe("verification on a seed article", () => {
     assert.ok(w1.length > 0, texts.join("\n"));
     for (const t of w1) {
       assert.ok(t.startsWith("✗ Applies workaround 1"), t);
-      assert.match(t, /failed on H200/);
+      assert.match(t, /failed on H100 and H200/);
     }
     const classes = await flags.evaluateAll((ps) => ps.map((p) => [p.innerText.trim().slice(0, 24), p.className]));
     for (const [t, c] of classes) {
