@@ -93,9 +93,14 @@ CONF
 }
 
 stop() {
+  # Wait for each daemon to end: one that is still shutting down when the next start begins
+  # removes the pid file the new one just wrote, and the new one then outlives every stop.
   for p in slurmd slurmctld; do
     if [ -f "$STATE/$p.pid" ]; then
-      kill "$(cat "$STATE/$p.pid")" 2>/dev/null || true
+      local pid
+      pid=$(cat "$STATE/$p.pid")
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       rm -f "$STATE/$p.pid"
     fi
   done

@@ -1,8 +1,9 @@
 //! The sandbox, attacked: snippets that connect to a local listener, write outside their work
 //! folder, leave a double-forked `setsid` daemon, fork-bomb, allocate 10 GB, read variables that
 //! look allowed, and print escape sequences (tests/fixtures/verify/escape). Each is contained
-//! and gets a clear verdict. Then the CPU catalog gives the same verdicts sandboxed as not, and
-//! the ways a sandbox is refused or turned off are told to the maintainer.
+//! and gets a clear verdict, a test each (`escape_*`) over one session of the whole catalog.
+//! Then the CPU catalog gives the same verdicts sandboxed as not, and the ways a sandbox is
+//! refused or turned off are told to the maintainer.
 //!
 //! The attacks need bubblewrap: they run where `bwrap` is on PATH and are skipped, saying so,
 //! where it is not; CI installs it and sets ERRBOOK_TEST_SANDBOX=1, which makes it required.
@@ -11,7 +12,7 @@ use crate::runs::{errbook, fixture, gate, on_path, records, Records};
 use std::io::Read;
 use std::net::TcpListener;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn sandbox_available() -> bool {
     gate(
@@ -63,154 +64,208 @@ fn escape_catalog(port: u16, outside: &Path, nonce: &str) -> tempfile::TempDir {
     t
 }
 
+/// What one sandboxed session of the escape catalog left behind, gathered once for the tests
+/// of each attempt below (the session runs once, whichever test asks first).
+struct Escapes {
+    /// The records by snippet id (their files are gone with the catalog).
+    r: Records,
+    stdout: String,
+    stderr: String,
+    /// What the listener heard, one string per connection.
+    heard: Vec<String>,
+    /// Files the run wrote on the host outside its work folder.
+    escaped_files: Vec<String>,
+    /// The daemon's processes still alive after the session.
+    daemons: Vec<String>,
+    /// Secret values found in a record file (`value in path`).
+    leaks: Vec<String>,
+    secret: String,
+    nonce: String,
+}
+
+static ESCAPES: OnceLock<Escapes> = OnceLock::new();
+
+/// The escape catalog verified once, sandboxed, with small limits (64 tasks, 512 MiB), a named
+/// secret (`--keep-env HF_TOKEN`) and three unnamed ones that look allowed.
+fn escapes() -> &'static Escapes {
+    ESCAPES.get_or_init(|| {
+        let (port, got) = listener();
+        let outside = tempfile::tempdir().unwrap();
+        let nonce = format!("{:08x}", fastrand::u32(..));
+        let t = escape_catalog(port, outside.path(), &nonce);
+        let secret = format!("hf_{nonce}_do_not_leak");
+        let out = errbook(t.path())
+            .args(["verify", "--gpus", "none", "--allow-contradictions"])
+            .args(["--tasks-limit", "64", "--memory-limit", "512M"])
+            .args(["--keep-env", "HF_TOKEN"])
+            .env("HF_TOKEN", &secret)
+            .env("NCCL_SECRET_TOKEN", "nccl-secret-value")
+            .env("TORCH_API_KEY", "torch-secret-value")
+            .env("NVIDIA_TOKEN", "nvidia-secret-value")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+        let home = std::env::var("HOME").unwrap_or_default();
+        let escaped_files = [
+            outside.path().join("escaped"),
+            format!("/var/tmp/escaped-{nonce}").into(),
+            format!("/etc/escaped-{nonce}").into(),
+            format!("/usr/escaped-{nonce}").into(),
+            Path::new(&home).join(format!("escaped-{nonce}")),
+        ]
+        .iter()
+        .filter(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .collect();
+        let heard = got.lock().unwrap().clone();
+        Escapes {
+            r: records(t.path()),
+            leaks: leaks(t.path(), &secret),
+            daemons: processes_with(&format!("errbook-daemon-{nonce}")),
+            stdout,
+            stderr,
+            heard,
+            escaped_files,
+            secret,
+            nonce,
+        }
+    })
+}
+
+impl Escapes {
+    fn verdict(&self, id: &str) -> &str {
+        self.r[id].1["verdict"].as_str().unwrap()
+    }
+
+    fn log(&self, id: &str) -> &str {
+        self.r[id].1["log"].as_str().unwrap()
+    }
+
+    fn sandbox(&self, id: &str) -> &str {
+        self.r[id].1["sandbox"].as_str().unwrap()
+    }
+}
+
+/// Secret values in any file under the catalog's records.
+fn leaks(root: &Path, secret: &str) -> Vec<String> {
+    let values = [
+        secret,
+        "nccl-secret-value",
+        "torch-secret-value",
+        "nvidia-secret-value",
+    ];
+    let mut found = Vec::new();
+    for e in walkdir::WalkDir::new(root.join("verify"))
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+    {
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        for v in values.iter().filter(|v| text.contains(**v)) {
+            found.push(format!("{v} in {}", e.path().display()));
+        }
+    }
+    found
+}
+
 #[test]
-fn every_escape_attempt_is_contained_with_a_clear_verdict() {
+fn escape_a_connection_to_a_local_listener_is_refused() {
     if !sandbox_available() {
         return;
     }
-    let (port, got) = listener();
-    let outside = tempfile::tempdir().unwrap();
-    let nonce = format!("{:08x}", fastrand::u32(..));
-    let t = escape_catalog(port, outside.path(), &nonce);
-    let secret = format!("hf_{nonce}_do_not_leak");
-    let out = errbook(t.path())
-        .args(["verify", "--gpus", "none", "--allow-contradictions"])
-        .args([
-            "--tasks-limit",
-            "64",
-            "--memory-limit",
-            "512M",
-            "--keep-env",
-            "HF_TOKEN",
-        ])
-        .env("HF_TOKEN", &secret)
-        .env("NCCL_SECRET_TOKEN", "nccl-secret-value")
-        .env("TORCH_API_KEY", "torch-secret-value")
-        .env("NVIDIA_TOKEN", "nvidia-secret-value")
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
-    let r = records(t.path());
-    let verdict = |id: &str| r[id].1["verdict"].as_str().unwrap().to_string();
-    let log = |id: &str| r[id].1["log"].as_str().unwrap().to_string();
-
+    let e = escapes();
     // No network: refused, and the listener heard only the snippet that declared it.
-    assert_eq!(verdict("connect"), "confirmed", "{}", log("connect"));
-    assert_eq!(
-        verdict("connect-declared"),
-        "confirmed",
-        "{}",
-        log("connect-declared")
+    assert_eq!(e.verdict("connect"), "confirmed", "{}", e.log("connect"));
+    let declared = "connect-declared";
+    assert_eq!(e.verdict(declared), "confirmed", "{}", e.log(declared));
+    assert_eq!(e.heard, vec!["declared".to_string()]);
+    assert!(e.sandbox("connect").contains(": no network"));
+    assert!(e.sandbox(declared).contains(": network"));
+}
+
+#[test]
+fn escape_writes_outside_the_work_folder_reach_nothing() {
+    if !sandbox_available() {
+        return;
+    }
+    let e = escapes();
+    let log = e.log("write-outside");
+    assert_eq!(e.verdict("write-outside"), "confirmed", "{log}");
+    assert!(
+        log.contains("wrote escaped-here"),
+        "the work folder is writable: {log}"
     );
-    assert_eq!(*got.lock().unwrap(), vec!["declared".to_string()]);
-    assert!(r["connect"].1["sandbox"]
-        .as_str()
-        .unwrap()
-        .contains(": no network"));
-    assert!(r["connect-declared"].1["sandbox"]
-        .as_str()
-        .unwrap()
-        .contains(": network"));
+    for dir in ["/etc", "/usr"] {
+        let refused = format!("refused {dir}/escaped-{} Read-only file system", e.nonce);
+        assert!(log.contains(&refused), "{log}");
+    }
+    assert_eq!(e.escaped_files, Vec::<String>::new(), "written on the host");
+}
 
-    check_writes(&r, outside.path(), &nonce);
+#[test]
+fn escape_a_double_forked_setsid_daemon_goes_with_its_run() {
+    if !sandbox_available() {
+        return;
+    }
+    let e = escapes();
+    assert_eq!(e.verdict("daemon"), "confirmed", "{}", e.log("daemon"));
+    assert_eq!(e.daemons, Vec::<String>::new());
+}
 
-    // The daemon went with its run.
-    assert_eq!(verdict("daemon"), "confirmed", "{}", log("daemon"));
-    assert_eq!(
-        processes_with(&format!("errbook-daemon-{nonce}")),
-        Vec::<String>::new()
-    );
+/// A fork bomb and 10 GB: stopped by their limits, and the verdict says so, never
+/// "contradicted".
+#[test]
+fn escape_a_fork_bomb_is_stopped_by_the_task_limit() {
+    if !sandbox_available() {
+        return;
+    }
+    let bomb = &escapes().r["fork-bomb"].1;
+    assert_eq!(bomb["verdict"], "stopped_by_limit", "{bomb}");
+    assert!(bomb["finding"].as_str().unwrap().contains("tasks (64)"));
+}
 
-    check_limits(&r);
-    check_secrets(t.path(), &r, &secret, &stdout, &stderr);
+#[test]
+fn escape_ten_gigabytes_are_stopped_by_the_memory_limit() {
+    if !sandbox_available() {
+        return;
+    }
+    let big = &escapes().r["allocate"].1;
+    assert_eq!(big["verdict"], "stopped_by_limit", "{big}");
+    let finding = big["finding"].as_str().unwrap();
+    assert!(finding.contains("memory (512 MiB)"), "{finding}");
+}
 
-    // Escape sequences: recorded as the run printed them, never printed to the terminal.
-    assert_eq!(verdict("escapes"), "confirmed", "{}", log("escapes"));
-    assert!(log("escapes").contains("\u{1b}[31mred text"));
-    for text in [&stdout, &stderr] {
+/// Only the named variable reached the run, and its value no record and no line printed.
+#[test]
+fn escape_secrets_in_allowed_looking_variables_stay_out() {
+    if !sandbox_available() {
+        return;
+    }
+    let e = escapes();
+    assert_eq!(e.verdict("secrets"), "confirmed", "{}", e.log("secrets"));
+    assert!(e.log("secrets").contains("token is [redacted $HF_TOKEN]"));
+    assert_eq!(e.leaks, Vec::<String>::new());
+    assert!(!e.stdout.contains(&e.secret) && !e.stderr.contains(&e.secret));
+}
+
+/// Escape sequences: recorded as the run printed them, never printed to the terminal.
+#[test]
+fn escape_sequences_in_output_never_reach_the_terminal() {
+    if !sandbox_available() {
+        return;
+    }
+    let e = escapes();
+    assert_eq!(e.verdict("escapes"), "confirmed", "{}", e.log("escapes"));
+    assert!(e.log("escapes").contains("\u{1b}[31mred text"));
+    for text in [&e.stdout, &e.stderr] {
         assert!(
             !text.contains('\u{1b}') && !text.contains('\u{7}'),
             "{text:?}"
         );
     }
-    assert!(stdout.contains("coloured bold") || stderr.contains("coloured bold"));
-}
-
-/// A fork bomb and 10 GB: stopped by their limits, and the verdict says so, never
-/// "contradicted".
-fn check_limits(r: &Records) {
-    let bomb = &r["fork-bomb"].1;
-    assert_eq!(bomb["verdict"], "stopped_by_limit", "{bomb}");
-    assert!(bomb["finding"].as_str().unwrap().contains("tasks (64)"));
-    let big = &r["allocate"].1;
-    assert_eq!(big["verdict"], "stopped_by_limit", "{big}");
-    assert!(big["finding"]
-        .as_str()
-        .unwrap()
-        .contains("memory (512 MiB)"));
-}
-
-/// Nothing written outside the work folder reached the host.
-fn check_writes(r: &Records, outside: &Path, nonce: &str) {
-    let log = r["write-outside"].1["log"].as_str().unwrap();
-    assert_eq!(r["write-outside"].1["verdict"], "confirmed", "{log}");
-    assert!(
-        log.contains("wrote escaped-here"),
-        "the work folder is writable: {log}"
-    );
-    assert!(
-        log.contains(&format!(
-            "refused /etc/escaped-{nonce} Read-only file system"
-        )),
-        "{log}"
-    );
-    assert!(
-        log.contains(&format!(
-            "refused /usr/escaped-{nonce} Read-only file system"
-        )),
-        "{log}"
-    );
-    let home = std::env::var("HOME").unwrap_or_default();
-    for p in [
-        outside.join("escaped"),
-        format!("/var/tmp/escaped-{nonce}").into(),
-        format!("/etc/escaped-{nonce}").into(),
-        format!("/usr/escaped-{nonce}").into(),
-        Path::new(&home).join(format!("escaped-{nonce}")),
-    ] {
-        assert!(!p.exists(), "{} was written on the host", p.display());
-    }
-}
-
-/// Only the named variable reached the run, and its value no record and no line printed.
-fn check_secrets(root: &Path, r: &Records, secret: &str, stdout: &str, stderr: &str) {
-    let rec = &r["secrets"].1;
-    assert_eq!(rec["verdict"], "confirmed", "{}", rec["log"]);
-    assert!(rec["log"]
-        .as_str()
-        .unwrap()
-        .contains("token is [redacted $HF_TOKEN]"));
-    for e in walkdir::WalkDir::new(root.join("verify"))
-        .into_iter()
-        .flatten()
-    {
-        if e.file_type().is_file() {
-            let text = std::fs::read_to_string(e.path()).unwrap();
-            for value in [
-                secret,
-                "nccl-secret-value",
-                "torch-secret-value",
-                "nvidia-secret-value",
-            ] {
-                assert!(!text.contains(value), "{value} in {}", e.path().display());
-            }
-        }
-    }
-    assert!(!stdout.contains(secret) && !stderr.contains(secret));
+    assert!(e.stdout.contains("coloured bold") || e.stderr.contains("coloured bold"));
 }
 
 /// The verdict of every record, by snippet.
