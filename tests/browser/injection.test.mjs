@@ -135,7 +135,7 @@ async function visitAll(urls, act) {
 
 const report = (found) => `${found.length} findings:\n  ${found.slice(0, 40).join("\n  ")}`;
 
-describe("script injection", { timeout: 240_000 }, () => {
+describe("script injection", { timeout: 600_000 }, () => {
   let tmp, site, offline, pages;
   before(() => {
     tmp = tempDir("xss");
