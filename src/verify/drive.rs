@@ -4,13 +4,13 @@
 //! host or a session that stops mid-way loses no finished run. A record that is not evidence
 //! never replaces one that is (`records::store`); a cancelled run writes none.
 
+use super::estimate::Packing;
 use super::job::{Backend, Finished, Job, Ran, Update};
 use super::options::Options;
 use super::plan::{Plan, Unit};
 use super::progress::{Event, Progress};
 use super::runner::{env, Request};
 use super::schedule::Slot;
-use super::session::Packing;
 use super::summary::{Done, Summary};
 use super::{estimate, record};
 use crate::core::config::Config;

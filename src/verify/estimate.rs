@@ -2,7 +2,7 @@
 //! (declared with `gpu_mem=`, else the peak its last record measured with a margin, else the
 //! default) and how long it takes (its last record's duration); and how much of a GPU the runs
 //! on it may plan to use together (the cap: a share of its memory, an amount, or 0 for one run
-//! per GPU).
+//! per GPU); `Packing`, the cap and the default as a session reads them.
 
 use super::plan::Unit;
 use super::schedule::Job;
@@ -77,6 +77,37 @@ pub(super) fn job(u: &Unit, set: &RecordSet, default_mib: u64) -> Job {
         gpus: u.spec.gpus,
         mem_mib,
         expect_s: last.map_or(0.0, |r| r.duration_s),
+    }
+}
+
+/// How runs are packed onto GPUs: the cap per GPU and the memory a run is taken to need when
+/// nothing says.
+pub(super) struct Packing {
+    pub cap: MemCap,
+    pub default_mib: u64,
+}
+
+impl Packing {
+    /// From book.toml's `verify` keys, the command line's cap first.
+    pub(super) fn of(
+        cfg: &crate::core::config::Config,
+        opts: &super::options::Options,
+    ) -> Result<Packing> {
+        let cap =
+            match opts.gpu_mem_cap {
+                Some(c) => c,
+                None => cfg.verify.gpu_mem_cap.parse().map_err(|e: Error| {
+                    Error::Other(format!("book.toml, verify.gpu_mem_cap: {e}"))
+                })?,
+            };
+        let default_mib = crate::parse::snippet::parse_mib(&cfg.verify.gpu_mem_default)
+            .ok_or_else(|| {
+                Error::Other(format!(
+                    "book.toml, verify.gpu_mem_default: `{}` is not an amount of memory (`4GiB`)",
+                    cfg.verify.gpu_mem_default
+                ))
+            })?;
+        Ok(Packing { cap, default_mib })
     }
 }
 

@@ -5,7 +5,7 @@
 //! told through `Progress`; the caller prints, and picks the exit status from the `Summary`.
 
 use super::drive;
-use super::estimate::MemCap;
+use super::estimate::Packing;
 use super::job::Backend;
 use super::options::Options;
 use super::plan::{self, Offer, Plan, Unit};
@@ -69,34 +69,6 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         report::write(path, &summary)?;
     }
     Ok(summary)
-}
-
-/// How runs are packed onto GPUs: the cap per GPU and the memory a run is taken to need when
-/// nothing says.
-pub(super) struct Packing {
-    pub cap: MemCap,
-    pub default_mib: u64,
-}
-
-impl Packing {
-    /// From book.toml's `verify` keys, the command line's cap first.
-    fn of(cfg: &Config, opts: &Options) -> Result<Packing> {
-        let cap =
-            match opts.gpu_mem_cap {
-                Some(c) => c,
-                None => cfg.verify.gpu_mem_cap.parse().map_err(|e: Error| {
-                    Error::Other(format!("book.toml, verify.gpu_mem_cap: {e}"))
-                })?,
-            };
-        let default_mib = crate::parse::snippet::parse_mib(&cfg.verify.gpu_mem_default)
-            .ok_or_else(|| {
-                Error::Other(format!(
-                    "book.toml, verify.gpu_mem_default: `{}` is not an amount of memory (`4GiB`)",
-                    cfg.verify.gpu_mem_default
-                ))
-            })?;
-        Ok(Packing { cap, default_mib })
-    }
 }
 
 fn make_plan(
