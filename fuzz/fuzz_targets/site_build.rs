@@ -207,6 +207,8 @@ libfuzzer_sys::fuzz_target!(|cat: Catalog| {
         offline: cat.offline,
         single_thread: true,
         no_infer: false,
+        // Draft pages too: more of the build runs on the fuzzer's text.
+        drafts: true,
     };
     match errbook::site::build(root, &cfg, &opts) {
         Ok(_) => check_pages(&root.join("out")),
