@@ -20,7 +20,7 @@ pub(crate) fn readable(css: &str, bg: (u8, u8, u8)) -> String {
         .replace_all(css, |c: &regex::Captures<'_>| {
             let hex = &c[2];
             let fixed = parse(hex).map_or_else(|| hex.to_string(), |fg| format(adjust(fg, bg)));
-            format!("{}color: #{fixed}", &c[1])
+            format!("{}color:#{fixed}", &c[1])
         })
         .into_owned()
 }
@@ -81,7 +81,7 @@ mod tests {
             ".c {\n color: #969896;\n background-color: #ffffff;\n}\n.s { color: #183691; }\n";
         let out = readable(css, CODE_BG_LIGHT);
         assert!(out.contains("background-color: #ffffff"), "{out}");
-        assert!(out.contains("color: #183691"), "kept: {out}");
+        assert!(out.contains("color:#183691"), "kept: {out}");
         let fixed = COLOR
             .captures_iter(&out)
             .map(|c| c[2].to_string())
