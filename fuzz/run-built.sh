@@ -25,10 +25,12 @@ share=$(( cores / n )); [ "$share" -lt 1 ] && share=1
 
 for t in $targets; do
   mkdir -p "$OUT/artifacts/$t" "$OUT/new/$t"
+  seeds=()
+  [ -d "fuzz/corpus/$t" ] && seeds=("fuzz/corpus/$t")   # a missing folder would stop libFuzzer
   dict=()
   [ -f "fuzz/dicts/$t.dict" ] && dict=("-dict=fuzz/dicts/$t.dict")
   # -fork runs `share` worker processes; a failing input stops only its worker (-ignore_*).
-  "$bin/$t" "$OUT/new/$t" "fuzz/corpus/$t" -fork="$share" -ignore_crashes=1 -ignore_timeouts=1 \
+  "$bin/$t" "$OUT/new/$t" "${seeds[@]}" -fork="$share" -ignore_crashes=1 -ignore_timeouts=1 \
     -ignore_ooms=1 -max_total_time="$SECONDS_EACH" -max_len=1048576 -timeout=2 \
     -rss_limit_mb=1024 -malloc_limit_mb=1024 -print_final_stats=1 \
     -artifact_prefix="$OUT/artifacts/$t/" "${dict[@]}" >"$OUT/$t.log" 2>&1 &
