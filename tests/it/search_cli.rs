@@ -116,15 +116,7 @@ pub(crate) fn site_copy(dir: &Path) -> PathBuf {
         (fixture(), site.clone()),
         (repo.join("themes"), site.join("themes")),
     ] {
-        for e in walkdir::WalkDir::new(&from) {
-            let e = e.unwrap();
-            let dest = to.join(e.path().strip_prefix(&from).unwrap());
-            if e.file_type().is_dir() {
-                std::fs::create_dir_all(&dest).unwrap();
-            } else {
-                std::fs::copy(e.path(), &dest).unwrap();
-            }
-        }
+        crate::common::copy_tree(&from, &to);
     }
     site
 }
