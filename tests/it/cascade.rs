@@ -8,13 +8,7 @@ use crate::common::errbook;
 fn a_broken_entry_is_one_error_not_a_cascade() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cat");
-    assert!(errbook()
-        .arg("init")
-        .arg(&dir)
-        .output()
-        .unwrap()
-        .status
-        .success());
+    crate::common::init(&dir);
     // Records for the entry's code block, as a contributor would have committed them.
     let v = errbook()
         .arg("--root")
@@ -24,7 +18,7 @@ fn a_broken_entry_is_one_error_not_a_cascade() {
         .unwrap();
     assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stderr));
     // The article links to the entry in its text too.
-    let art = dir.join("content/articles/why-does-my-recursive-function-fail.md");
+    let art = dir.join(crate::common::INIT_ARTICLE);
     let text = std::fs::read_to_string(&art).unwrap();
     std::fs::write(
         &art,

@@ -51,13 +51,7 @@ fn github_format_annotates_the_file_and_line() {
 fn strict_fails_on_warnings() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cat");
-    assert!(errbook()
-        .arg("init")
-        .arg(&dir)
-        .output()
-        .unwrap()
-        .status
-        .success());
+    crate::common::init(&dir);
     // A new catalog has runnable blocks without records: warnings.
     let plain = errbook()
         .arg("--root")

@@ -155,6 +155,15 @@ pub(crate) fn broken_links(out: &Path, offline: bool) -> Vec<String> {
     broken
 }
 
+/// The article `errbook init` writes into a new catalog.
+pub(crate) const INIT_ARTICLE: &str = "content/articles/why-does-my-recursive-function-fail.md";
+
+/// A new catalog at `dir`, written by `errbook init`.
+pub(crate) fn init(dir: &Path) {
+    let o = errbook().arg("init").arg(dir).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Copy the folder `from` into `to` (folders and files).
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     for e in walkdir::WalkDir::new(from)

@@ -5,9 +5,8 @@ use crate::common::errbook;
 use std::path::Path;
 
 fn catalog(dir: &Path) {
-    let o = errbook().arg("init").arg(dir).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let art = dir.join("content/articles/why-does-my-recursive-function-fail.md");
+    crate::common::init(dir);
+    let art = dir.join(crate::common::INIT_ARTICLE);
     let text = std::fs::read_to_string(&art).unwrap();
     std::fs::write(&art, text.replacen("tags:", "draft: true\ntags:", 1)).unwrap();
 }
@@ -70,7 +69,7 @@ fn draft_must_be_true_or_false() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cat");
     catalog(&dir);
-    let art = dir.join("content/articles/why-does-my-recursive-function-fail.md");
+    let art = dir.join(crate::common::INIT_ARTICLE);
     let text = std::fs::read_to_string(&art).unwrap();
     std::fs::write(&art, text.replace("draft: true", "draft: maybe")).unwrap();
     let o = errbook()

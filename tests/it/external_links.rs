@@ -61,14 +61,8 @@ fn broken_links_out_are_errors_at_their_line_and_answers_are_cached() {
     let dead = closed_port();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cat");
-    assert!(errbook()
-        .arg("init")
-        .arg(&dir)
-        .output()
-        .unwrap()
-        .status
-        .success());
-    let art = dir.join("content/articles/why-does-my-recursive-function-fail.md");
+    crate::common::init(&dir);
+    let art = dir.join(crate::common::INIT_ARTICLE);
     let mut text = std::fs::read_to_string(&art).unwrap();
     text.push_str(&format!(
         "\nSee [the docs](http://127.0.0.1:{port}/ok),\n[a moved page](http://127.0.0.1:{port}/gone),\n[a busy one](http://127.0.0.1:{port}/busy) and [nowhere](http://127.0.0.1:{dead}/x).\n"

@@ -5,12 +5,11 @@
 use crate::common::errbook;
 use std::path::Path;
 
-const ARTICLE: &str = "content/articles/why-does-my-recursive-function-fail.md";
+use crate::common::INIT_ARTICLE as ARTICLE;
 
 /// A new catalog (`errbook init`) whose article gets `lines` appended, and an image in static/.
 fn catalog(dir: &Path, lines: &str) {
-    let o = errbook().arg("init").arg(dir).output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    crate::common::init(dir);
     std::fs::create_dir_all(dir.join("static/img")).unwrap();
     std::fs::write(dir.join("static/img/graph.png"), b"\x89PNG").unwrap();
     let art = dir.join(ARTICLE);

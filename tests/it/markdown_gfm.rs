@@ -8,9 +8,8 @@ use crate::common::{errbook, read};
 fn task_lists_alerts_and_footnotes_render_as_on_github() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cat");
-    let o = errbook().arg("init").arg(&dir).output().unwrap();
-    assert!(o.status.success());
-    let art = dir.join("content/articles/why-does-my-recursive-function-fail.md");
+    crate::common::init(&dir);
+    let art = dir.join(crate::common::INIT_ARTICLE);
     let mut text = std::fs::read_to_string(&art).unwrap();
     text.push_str(
         "\n**Checklist:**\n\n- [x] read the traceback\n- [ ] rewrite as a loop\n\n\
