@@ -30,6 +30,29 @@ after(async () => {
 });
 
 const entryPath = () => path.join(site, ENTRY);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Waits until serve's log has not grown for `ms`.
+async function quiet(server, ms, deadline) {
+  let last = server.log().length, since = Date.now();
+  while (Date.now() - since < ms && Date.now() < deadline) {
+    await sleep(50);
+    const now = server.log().length;
+    if (now !== last) { last = now; since = Date.now(); }
+  }
+}
+
+// page.goto that tries again when a live reload interrupts it.
+async function gotoPast(page, url) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await page.goto(url);
+    } catch (e) {
+      if (tries >= 4 || !/interrupted by another navigation/.test(String(e))) throw e;
+      await page.waitForLoadState("load");
+    }
+  }
+}
 const overlay = (page) => page.locator("#errbook-errors");
 
 test("serve: broken start, break, undo, rename: the page follows each edit", { timeout: 180_000 }, async () => {
@@ -68,10 +91,13 @@ test("serve: broken start, break, undo, rename: the page follows each edit", { t
     const settledBefore = built();
     fs.renameSync(hidden, entryPath());
     await page.waitForFunction(() => document.querySelector("h1#message") && !document.getElementById("errbook-errors"), null, { timeout: 30_000 });
-    // Let serve finish the rebuild (it may reload the page once more), then start from the page.
+    // Let serve finish its rebuilds (a rename can give it two, and each may reload the page): wait
+    // for the first, then for a second with nothing new in its log, then start from the page. A
+    // reload that still lands during the navigation interrupts it; navigate again then.
     const deadline = Date.now() + 60_000;
-    while (built() === settledBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await page.goto(server.base + URL_PATH);
+    while (built() === settledBefore && Date.now() < deadline) await sleep(20);
+    await quiet(server, 1_000, deadline);
+    await gotoPast(page, server.base + URL_PATH);
     // An edit after all that still arrives, swapped into the open page (a content edit does not
     // reload it: what the page's scripts hold survives, and so does the scroll position).
     await page.evaluate(() => { window.__notReloaded = true; window.scrollTo(0, 400); });
