@@ -14,7 +14,7 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
     let html = read(&out, ENTRY);
     let all = text_of(&html);
     assert!(
-        all.contains("verified on H100 and H200, 2026-11-24: 1 of 3 workarounds works, 2 failed"),
+        all.contains("verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed"),
         "{all}"
     );
     let w1 = section(&html, "workaround-1", &["workaround-2", "dead-ends"]);
