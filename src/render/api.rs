@@ -92,6 +92,19 @@ pub(crate) fn catalog<'a>(
     }
 }
 
+/// A block's `display` (the code as readers see it) is written only where it differs from its
+/// `code` (hidden setup lines): elsewhere it would repeat every block's code.
+fn drop_unchanged_display(entry: &mut Value) {
+    let Some(snippets) = entry.get_mut("snippets").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for s in snippets.iter_mut().filter_map(Value::as_object_mut) {
+        if s.get("display") == s.get("code") {
+            s.remove("display");
+        }
+    }
+}
+
 /// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
 /// verification state with its record.
 pub(crate) fn entry(v: &EntryView<'_>) -> Value {
@@ -116,8 +129,10 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
                     "records": runs, "record": runs.first() })
         })
         .collect();
+    let mut entry = json!(e);
+    drop_unchanged_display(&mut entry);
     json!({
-        "entry": e,
+        "entry": entry,
         "url": crate::core::urls::entry(&e.id),
         "links": v.links,
         "verification": verification,

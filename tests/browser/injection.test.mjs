@@ -50,7 +50,7 @@ function scan() {
     "script[src$='theme/site.js']", "script[src$='theme/search-rank.js']", "script[src$='theme/search.js']",
     "script[src$='search/index.js']",
     "script[src='/__errbook/livereload.js']", "form.searchbox", "#search-page-form", "#search-input",
-    "#search-page-input", "#search-page-form button", "button.copy", "svg.bar", "main > noscript",
+    "#search-page-input", "#search-page-form button", "button.copy", "main > noscript",
     "button#theme-switch", "li > input[type=checkbox][disabled]",
   ].join(", ");
   const ACTIVE = new Set(["script", "iframe", "frame", "frameset", "object", "embed", "applet", "base",

@@ -133,7 +133,7 @@ fn runnable(html: &str) -> Vec<String> {
         if ACTIVE.contains(&name.as_str()) && !theirs {
             found.push(format!("element: {whole}"));
         }
-        if name == "svg" && !whole.starts_with("<svg class=\"bar") {
+        if name == "svg" {
             found.push(format!("element: {whole}"));
         }
     }

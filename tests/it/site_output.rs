@@ -79,7 +79,11 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     let pos = |s: &str| html.find(s).unwrap_or_else(|| panic!("no {s}"));
     assert!(pos("id=\"workaround-3\"") < pos("id=\"workaround-1\""));
     assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-2\""));
-    assert!(html.contains("aria-label=\"95% success\" viewBox=\"0 0 100 1\" preserveAspectRatio=\"none\"><rect width=\"95\""), "success bar");
+    // The bar draws the rate that the words beside it say (`<span class="rate">`).
+    assert!(
+        html.contains("<meter class=\"bar\" value=\"95\" max=\"100\" aria-hidden=\"true\"></meter>\n<span class=\"rate\">95% success</span>"),
+        "success bar"
+    );
 }
 
 #[test]
