@@ -36,7 +36,9 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
         addr: (args.bind, args.port).into(),
         drafts: args.drafts,
     };
-    let (root_shown, open) = (root.to_path_buf(), args.open);
+    // Changed files are shown under the root; the watcher names them by absolute paths.
+    let root_shown = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let open = args.open;
     let sink = Arc::new(move |e: Event| print(&root_shown, open, e));
     errbook::serve::run(root, &opts, sink)?;
     Ok(ExitCode::SUCCESS)

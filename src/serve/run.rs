@@ -24,6 +24,10 @@ pub struct Options {
 
 /// Serve the site at `root` until the process ends.
 pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
+    // The watcher reports absolute paths; with the root absolute too, a changed file is found
+    // in the catalog (`./content/x.md` under `.` is not, and became a full build).
+    let root = &std::path::absolute(root)
+        .map_err(|e| Error::Other(format!("cannot resolve {}: {e}", root.display())))?;
     let cfg = Config::load(root)?;
     let dest = root.join(&cfg.build.output_dir);
     let build = BuildOptions {
@@ -31,6 +35,8 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
         drafts: opts.drafts,
         ..Default::default()
     };
+    // Watch before the first build: a file saved while it runs is rebuilt right after it.
+    let watcher = watch::start(&watch::watched(root, &cfg))?;
     let reload = Arc::new(Reload::default());
     let start = || Live::start(root, &build).map(|(l, r, d)| (l, r.pages, r.millis, d));
     let mut live = guarded(|| settle(start(), false, &reload, &sink), &reload, &sink);
@@ -40,10 +46,9 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     http::spawn(listener, dest.clone(), reload.clone(), sink.clone())?;
     let url = format!("http://{}/", opts.addr);
     sink(Event::Listening { url, dest });
-    let paths = watch::watched(root, &cfg);
     let watch_sink = sink.clone();
     watch::run(
-        &paths,
+        watcher,
         |changed| {
             live = match live.take() {
                 Some(l) => guarded(|| update(l, changed, &reload, &sink), &reload, &sink),

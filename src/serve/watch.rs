@@ -22,13 +22,19 @@ pub(super) fn watched(root: &Path, cfg: &crate::core::config::Config) -> Vec<Pat
     .collect()
 }
 
-/// Block forever, calling `on_change` with each debounced batch of changed paths, and
-/// `on_error` with what the watcher reports.
-pub(super) fn run(
-    paths: &[PathBuf],
-    mut on_change: impl FnMut(Vec<PathBuf>),
-    on_error: impl Fn(String),
-) -> Result<()> {
+/// A watcher of a build's inputs, started before the first build so that nothing saved while it
+/// runs is missed: the changes wait in the channel until `run` takes them.
+pub(super) struct Watcher {
+    // Dropping the debouncer ends the watch; kept here for as long as `run` reads.
+    _debouncer: notify_debouncer_full::Debouncer<
+        notify_debouncer_full::notify::RecommendedWatcher,
+        notify_debouncer_full::RecommendedCache,
+    >,
+    rx: mpsc::Receiver<DebounceEventResult>,
+}
+
+/// Start watching `paths` (recursively).
+pub(super) fn start(paths: &[PathBuf]) -> Result<Watcher> {
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(Duration::from_millis(50), None, tx)
         .map_err(|e| Error::Other(format!("cannot watch files: {e}")))?;
@@ -37,6 +43,20 @@ pub(super) fn run(
             .watch(p, RecursiveMode::Recursive)
             .map_err(|e| Error::Other(format!("cannot watch {}: {e}", p.display())))?;
     }
+    Ok(Watcher {
+        _debouncer: debouncer,
+        rx,
+    })
+}
+
+/// Block forever, calling `on_change` with each debounced batch of changed paths (those saved
+/// since `start` first), and `on_error` with what the watcher reports.
+pub(super) fn run(
+    watcher: Watcher,
+    mut on_change: impl FnMut(Vec<PathBuf>),
+    on_error: impl Fn(String),
+) -> Result<()> {
+    let Watcher { _debouncer, rx } = watcher;
     for batch in rx {
         match batch {
             Ok(events) => {

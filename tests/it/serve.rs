@@ -6,6 +6,7 @@ use crate::common::*;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 pub(crate) struct Server(pub(crate) Child);
@@ -72,10 +73,18 @@ fn serves_pages_and_rebuilds_on_change() {
 /// dropped) and its base URL.
 pub(crate) fn start(site: &Path) -> (Server, String) {
     let port = free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_errbook"))
-        .arg("--root")
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_errbook"));
+    cmd.arg("--root")
         .arg(site)
-        .args(["serve", "-p", &port.to_string()])
+        .args(["serve", "-p", &port.to_string()]);
+    let (server, _, _) = spawn(&mut cmd);
+    (server, format!("http://127.0.0.1:{port}"))
+}
+
+/// Spawn `cmd` (an `errbook serve`) and wait until it says it serves; returns the server, the
+/// rest of its stderr line by line, and the lines until then.
+fn spawn(cmd: &mut Command) -> (Server, Receiver<String>, Vec<String>) {
+    let mut child = cmd
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -89,16 +98,15 @@ pub(crate) fn start(site: &Path) -> (Server, String) {
             let _ = tx.send(line);
         }
     });
+    let mut seen = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let line = rx
-            .recv_timeout(deadline - Instant::now())
-            .expect("serve started");
-        if line.contains("serving") {
-            break;
-        }
+    while !seen.iter().any(|l: &String| l.starts_with("serving ")) {
+        seen.push(
+            rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .unwrap_or_else(|_| panic!("serve started: {seen:?}")),
+        );
     }
-    (server, format!("http://127.0.0.1:{port}"))
+    (server, rx, seen)
 }
 
 /// Pages with live reload injected, 404.html for unknown paths, nothing outside the site.
@@ -224,30 +232,12 @@ fn a_broken_start_shows_the_errors_and_recovers() {
 fn bind_serves_on_another_address_and_warns() {
     let site = copy_site();
     let port = free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_errbook"))
-        .arg("--root")
-        .arg(site.path())
-        .args(["serve", "--bind", "0.0.0.0", "-p", &port.to_string()])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let _server = Server(child);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut seen = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !seen.iter().any(|l: &String| l.starts_with("serving ")) {
-        seen.push(
-            rx.recv_timeout(deadline - Instant::now())
-                .expect("serve started"),
-        );
-    }
+    let (_server, _, seen) = spawn(
+        Command::new(env!("CARGO_BIN_EXE_errbook"))
+            .arg("--root")
+            .arg(site.path())
+            .args(["serve", "--bind", "0.0.0.0", "-p", &port.to_string()]),
+    );
     assert!(
         seen.iter()
             .any(|l| l.contains("warning: serving on 0.0.0.0")),
@@ -256,4 +246,45 @@ fn bind_serves_on_another_address_and_warns() {
     let (status, body) = get(&format!("http://127.0.0.1:{port}/"));
     assert_eq!(status, 200);
     assert!(body.contains("<html"), "{body}");
+}
+
+/// Served from the catalog's own folder (no `--root`, the way authors start it), an edit of an
+/// entry is an incremental update named by its path in the catalog, not a full build: the watcher
+/// reports absolute paths, which must still be found under the root `.`.
+#[test]
+fn an_edit_served_from_the_catalogs_folder_is_incremental() {
+    let site = copy_site();
+    let port = free_port();
+    let (_server, rx, _) = spawn(
+        Command::new(env!("CARGO_BIN_EXE_errbook"))
+            .current_dir(site.path())
+            .args(["serve", "-p", &port.to_string()]),
+    );
+    let entry = site
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let src = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        src.replace("## Root Cause\n\n", "## Root Cause\n\nEDITED-MARKER "),
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !seen.iter().any(|l: &String| l.contains("files rendered")) {
+        seen.push(
+            rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .unwrap_or_else(|e| panic!("no update ({e}): {seen:?}")),
+        );
+    }
+    assert!(
+        seen.iter()
+            .any(|l| l == "changed: content/errors/pytorch/dataset-worker-fork-cuda.md"),
+        "{seen:?}"
+    );
+    assert!(!seen.iter().any(|l| l.contains("full build")), "{seen:?}");
+    let (_, page) = get(&format!(
+        "http://127.0.0.1:{port}/errors/pytorch/dataset-worker-fork-cuda/"
+    ));
+    assert!(page.contains("EDITED-MARKER"), "the edit is served");
 }

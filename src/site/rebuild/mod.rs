@@ -64,7 +64,8 @@ impl Live {
             file_diags.insert(f.path.clone(), d.items);
         }
         let live = Live {
-            root: root.to_path_buf(),
+            // Absolute, so that changed paths as a watcher reports them (absolute) are found.
+            root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
             cfg,
             opts: opts.clone(),
             analysis,
