@@ -48,7 +48,7 @@ function scan() {
   const found = [];
   const THEME = [
     "script[src$='theme/site.js']", "script[src$='theme/search-rank.js']", "script[src$='theme/search.js']",
-    "script[src$='search/index.js']",
+    "script[src*='search/'][src$='.js']",
     "script[src='/__errbook/livereload.js']", "form.searchbox", "#search-page-form", "#search-input",
     "#search-page-input", "#search-page-form button", "button.copy", "svg.bar", "main > noscript",
     "button#theme-switch", "li > input[type=checkbox][disabled]",

@@ -358,42 +358,131 @@
     return lo;
   }
 
-  function df(idx, t) {
-    var i = lowerBound(idx.terms, t);
-    return i < idx.terms.length && idx.terms[i] === t ? idx.post[i].length / 2 : 0;
-  }
-
-  function expand(idx, q, last, typed) {
-    var terms = idx.terms, out = [];
-    var start = lowerBound(terms, q);
-    var exact = start < terms.length && terms[start] === q;
+  // ix: the index through its view (below); a term number of -1 is one not known yet.
+  function expand(ix, q, last, typed) {
+    var out = [], count = ix.count;
+    var start = ix.lower(q);
+    if (start < 0) return out;
+    var exact = start < count && ix.termAt(start) === q;
     if (exact) out.push([start, 1.0]);
     if (!exact || (last && typed)) {
       var j = start + (exact ? 1 : 0);
-      while (j < terms.length && terms[j].indexOf(q) === 0 && out.length < MAX_PREFIX) { out.push([j, PREFIX_FACTOR]); j++; }
+      while (j < count && ix.termAt(j).indexOf(q) === 0 && out.length < MAX_PREFIX) { out.push([j, PREFIX_FACTOR]); j++; }
     }
-    if (out.length === 0 && typed && q.length >= 4) {
+    // (Not while a sharded view misses something: a run cut short may still hold a prefix.)
+    if (out.length === 0 && typed && q.length >= 4 && !ix.incomplete()) {
       // Only terms of about the same length can be a typo or two away: scan those (the
       // expansions' order does not matter, only which terms and factors).
-      var max = q.length >= 8 ? 2 : 1, byLen = lengths(idx);
+      var max = q.length >= 8 ? 2 : 1;
       for (var len = q.length - max; len <= q.length + max; len++) {
-        (byLen[len] || []).forEach(function (i) {
-          var dist = osa(q, terms[i], max);
-          if (dist === 1) out.push([i, TYPO1]);
-          else if (dist === 2 && dist <= max) out.push([i, TYPO2]);
+        ix.ofLength(len).forEach(function (t) {
+          var dist = osa(q, t, max), f = dist === 1 ? TYPO1 : dist === 2 && dist <= max ? TYPO2 : 0;
+          if (f === 0) return;
+          var i = ix.lower(t);
+          if (i >= 0) out.push([i, f]);
         });
       }
     }
     return out;
   }
 
-  // The index's term numbers by term length, made once per index.
-  function lengths(idx) {
-    if (idx.__lengths) return idx.__lengths;
-    var byLen = [];
-    idx.terms.forEach(function (t, i) { (byLen[t.length] || (byLen[t.length] = [])).push(i); });
-    idx.__lengths = byLen;
-    return byLen;
+  // ---- the index a query reads -------------------------------------------------------------
+  // The ranking reads the index through a view: of a whole index (errbook search's JSON, as
+  // node's tests pass it) or of the site's shards (src/search/shards.rs). A sharded view notes
+  // what a query needed and did not have; search() stops there, and query() fetches it and
+  // runs again, until nothing is missing: the answer is then the whole index's.
+  function view(idx) {
+    if (typeof idx.lower === "function") return idx;
+    if (idx.__view) return idx.__view;
+    var terms = idx.terms, byLen = null;
+    var v = {
+      n: idx.docs.length, count: terms.length, texts: new Map(),
+      lower: function (q) { return lowerBound(terms, q); },
+      termAt: function (i) { return terms[i]; },
+      post: function (i) { return idx.post[i]; },
+      doc: function (d) { return idx.docs[d]; },
+      art: function (a) { return idx.arts[a]; },
+      df: function (t) { var i = lowerBound(terms, t); return i < terms.length && terms[i] === t ? idx.post[i].length / 2 : 0; },
+      ofLength: function (len) {
+        if (!byLen) { byLen = []; terms.forEach(function (t) { (byLen[t.length] || (byLen[t.length] = [])).push(t); }); }
+        return byLen[len] || [];
+      },
+      incomplete: function () { return false; }
+    };
+    Object.defineProperty(idx, "__view", { value: v, enumerable: false, configurable: true });
+    return v;
+  }
+
+  // A view of the shards under search/: m is the manifest (search/m), fetchShard(name) a promise
+  // of the shard of that name (t/..., d/K, a/K, l/LEN).
+  function sharded(m, fetchShard) {
+    var runs = m.t, shards = {}, loading = {}, missing = {};
+    var lens = {};
+    m.lens.forEach(function (l) { lens[l] = true; });
+    function get(name) { var s = shards[name]; if (s === undefined) missing[name] = true; return s; }
+    // The last run whose item at key k is <= x (its first term, or its first term's number).
+    function last(k, x) {
+      var lo = 0, hi = runs.length - 1;
+      while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (runs[mid][k] <= x) lo = mid; else hi = mid - 1; }
+      return lo;
+    }
+    function run(r) { return get("t/" + runs[r][0]); }
+    var v = {
+      n: m.n, count: m.count, weak: m.weak, texts: new Map(),
+      lower: function (q) {
+        if (!runs.length) return 0;
+        var r = last(1, q), s = run(r);
+        if (!s) return -1;
+        var k = lowerBound(s[0], q);
+        return k < s[0].length ? runs[r][2] + k : r + 1 < runs.length ? runs[r + 1][2] : m.count;
+      },
+      termAt: function (i) {
+        var r = last(2, i);
+        if (runs[r][2] === i) return runs[r][1];
+        var s = run(r);
+        return s ? s[0][i - runs[r][2]] : "";
+      },
+      post: function (i) { var r = last(2, i), s = run(r); return s ? s[1][i - runs[r][2]] : []; },
+      doc: function (d) { var s = get("d/" + Math.floor(d / m.docs)); return s ? s[d % m.docs] : null; },
+      art: function (a) { var s = get("a/" + Math.floor(a / m.arts)); return s ? s[a % m.arts] : null; },
+      df: function (t) {
+        var i = v.lower(t);
+        return i >= 0 && i < m.count && v.termAt(i) === t ? v.post(i).length / 2 : 0;
+      },
+      ofLength: function (len) { return lens[len] === true ? get("l/" + len) || [] : []; },
+      incomplete: function () { for (var k in missing) return true; return false; },
+      // The names missing so far, forgotten once asked.
+      missing: function () { var out = Object.keys(missing); missing = {}; return out; },
+      load: function (name) {
+        if (shards[name] !== undefined) return Promise.resolve();
+        if (!loading[name]) {
+          loading[name] = fetchShard(name).then(function (data) { shards[name] = data; delete loading[name]; },
+            function (e) { delete loading[name]; throw e; });
+        }
+        return loading[name];
+      }
+    };
+    return v;
+  }
+
+  // search() over a sharded view, fetching what each run of it missed, until none is.
+  var MAX_ROUNDS = 64;
+  function query(ix, text, limit, weak) {
+    return new Promise(function (resolve, reject) {
+      (function round(k) {
+        var ans = search(ix, text, limit, weak), names = ix.missing ? ix.missing() : [];
+        if (!names.length) return resolve(ans);
+        if (k >= MAX_ROUNDS) return reject(new Error("search index: shards still missing"));
+        Promise.all(names.map(ix.load)).then(function () { round(k + 1); }, reject);
+      })(0);
+    });
+  }
+
+  // The articles of the hits' entries, fetched where sharded.
+  function articles(ix, hits) {
+    if (!ix.missing) return Promise.resolve();
+    hits.forEach(function (h) { var d = ix.doc(h.doc); if (d) d[2].forEach(function (a) { ix.art(a); }); });
+    return Promise.all(ix.missing().map(ix.load));
   }
 
   // ---- rerank (src/search/rerank.rs) -------------------------------------------------------
@@ -402,20 +491,22 @@
   var SUBSTITUTION = 1.0, CODE_MISMATCH = 0.2;
 
   function genericWeight(t, w) { return GENERIC[t] === true ? w * GENERIC_WEIGHT : w; }
-  function weight(idx, t) { return genericWeight(t, idf(idx.docs.length, df(idx, t))); }
-
   // An entry's texts (message, then aliases): terms in order, and each distinct term with its
-  // weight. Kept per index: a page asks about the same entries again and again.
-  function prepare(idx, doc) {
-    var cache = idx.__texts || (idx.__texts = new Map());
+  // weight (its document frequency from the shard's list where sharded: d[4]). Kept per index:
+  // a page asks about the same entries again and again.
+  var NO_TEXTS = [{ seq: [], terms: [] }];
+  function prepare(ix, doc) {
+    var cache = ix.texts;
     if (cache.has(doc)) return cache.get(doc);
-    var d = idx.docs[doc];
+    var d = ix.doc(doc);
+    if (!d) return NO_TEXTS;
+    var dfs = d[4], k = 0;
     var texts = [d[1]].concat(d[3] || []).map(function (s) {
       var seq = tokens(normalise(s).template), seen = {}, terms = [];
       seq.forEach(function (t) {
         if (seen[t] === true) return;
         seen[t] = true;
-        terms.push([t, weight(idx, t)]);
+        terms.push([t, genericWeight(t, idf(ix.n, dfs ? dfs[k++] : ix.df(t)))]);
       });
       return { seq: seq, terms: terms };
     });
@@ -499,7 +590,7 @@
   function byScore(a, b) { return b.score - a.score || a.doc - b.doc; }
 
   function rerank(idx, q, cands) {
-    var rare = idf(idx.docs.length, 1);
+    var rare = idf(idx.n, 1);
     var out = cands.map(function (c) {
       var best = 0, m = 0;
       prepare(idx, c[0]).forEach(function (t, i) {
@@ -556,7 +647,7 @@
   function rankReading(idx, detected, limit) {
     var terms = queryTerms(detected);
     var typed = terms.length <= TYPED_TERMS && detected.exception === null;
-    var n = idx.docs.length, buf = buffers(n);
+    var n = idx.n, buf = buffers(n);
     var score = buf.score, best = buf.best, seen = buf.seen, any = buf.any, na = 0;
     var denom = 0, matched = {};
     var toks = tokens(detected.template), pairs = {};
@@ -564,18 +655,18 @@
     var q = { weights: [], reach: [], hits: new Map(), pairs: pairs, codes: terms.map(isCode) };
     for (var k = 0; k < terms.length; k++) {
       var ex = expand(idx, terms[k], k + 1 === terms.length, typed);
-      var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.post[ex[0][0]].length / 2) : idf(n, 1);
+      var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.post(ex[0][0]).length / 2) : idf(n, 1);
       denom += qIdf;
       q.weights.push(genericWeight(terms[k], qIdf));
       q.reach.push(ex.map(function (e) {
-        var t = idx.terms[e[0]];
+        var t = idx.termAt(e[0]);
         if (!q.hits.has(t) || e[1] > q.hits.get(t)) q.hits.set(t, e[1]);
         return [t, e[1]];
       }));
       var touched = buf.touched, nt = 0;
       for (var e = 0; e < ex.length; e++) {
-        var list = idx.post[ex[e][0]];
-        matched[idx.terms[ex[e][0]]] = true;
+        var list = idx.post(ex[e][0]);
+        matched[idx.termAt(ex[e][0])] = true;
         var w = ex[e][1] * Math.min(idf(n, list.length / 2), qIdf);
         var d = 0;
         for (var i = 0; i < list.length; i += 2) {
@@ -591,6 +682,11 @@
         best[dd] = 0;
         if (!seen[dd]) { seen[dd] = 1; any[na++] = dd; }
       }
+    }
+    // A sharded index lacked some terms: what it would rank now is not the answer.
+    if (idx.incomplete()) {
+      for (var z = 0; z < na; z++) { score[any[z]] = 0; seen[any[z]] = 0; }
+      return { detected: detected, terms: terms, matched: matched, hits: [] };
     }
     // The first pass's best (a paste matches most of a large catalog; sorting every match was
     // most of a query's time): the same order as a full sort.
@@ -613,19 +709,21 @@
   var DEFAULT_WEAK = 0.35;
 
   // Each reading in turn: the first whose best entry is confident, else the best of them.
+  // A sharded view that misses something stops at that reading (query() fetches and asks again).
   function search(idx, text, limit, weak) {
     if (typeof weak !== "number") weak = DEFAULT_WEAK;
-    var rs = readings(text), found = null;
+    var ix = view(idx), rs = readings(text), found = null;
     for (var r = 0; r < rs.length; r++) {
-      var ans = rankReading(idx, rs[r], limit);
+      var ans = rankReading(ix, rs[r], limit);
       var top = ans.hits.length ? ans.hits[0].score : 0;
-      if (top >= weak) return ans;
+      if (top >= weak || ix.incomplete()) return ans;
       if (!found || top > (found.hits.length ? found.hits[0].score : 0)) found = ans;
     }
     return found || { detected: { exception: null, template: "" }, terms: [], matched: {}, hits: [] };
   }
 
-  var api = { normalise: normalise, readings: readings, template: template, tokens: tokens, stem: stem, search: search, osa: osa };
+  var api = { normalise: normalise, readings: readings, template: template, tokens: tokens, stem: stem, search: search, osa: osa,
+              view: view, sharded: sharded, query: query, articles: articles };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookRank = api;
 })();
