@@ -428,7 +428,7 @@
     }
     function run(r) { return get("t/" + runs[r][0]); }
     var v = {
-      n: m.n, count: m.count, weak: m.weak, texts: new Map(),
+      n: m.n, count: m.count, weak: m.weak, manifest: m, texts: new Map(),
       lower: function (q) {
         if (!runs.length) return 0;
         var r = last(1, q), s = run(r);
