@@ -56,12 +56,15 @@ function gz(file) {
 
 // ---- a static server for the hosted build ---------------------------------------------------
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml" };
+const bodies = new Map();
 const server = http.createServer((req, res) => {
   let p = decodeURIComponent(new URL(req.url, "http://x").pathname);
   if (p.endsWith("/")) p += "index.html";
   const file = path.join(HOSTED, path.normalize(p));
   if (!file.startsWith(path.resolve(HOSTED)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-  const body = zlib.gzipSync(fs.readFileSync(file), { level: 9 });
+  // Compressed once, as a host that precompresses its files serves them.
+  if (!bodies.has(file)) bodies.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+  const body = bodies.get(file);
   res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "content-encoding": "gzip" });
   res.end(body);
 });
