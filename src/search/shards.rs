@@ -83,7 +83,7 @@ fn runs(idx: &Index, lay: &Layout) -> Vec<(usize, usize)> {
     for (i, (t, p)) in idx.terms.iter().zip(&idx.post).enumerate() {
         acc += t.len() + 3 + weight(p);
         let last = i + 1 == idx.terms.len();
-        if last || acc >= lay.run_max || (acc >= lay.run_min && fnv(t) % RUN_CUT == 0) {
+        if last || acc >= lay.run_max || (acc >= lay.run_min && fnv(t).is_multiple_of(RUN_CUT)) {
             out.push((start, i + 1));
             start = i + 1;
             acc = 0;
