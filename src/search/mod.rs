@@ -25,6 +25,7 @@ use crate::link::Graph;
 pub use format::{build, Art, Doc, Index};
 pub use normalise::{readings, Detected};
 pub use rank::{search, Answer, Hit};
+pub(crate) use shards::stale as stale_shards;
 pub use shards::{shards, Layout};
 
 /// The search files of the site (the sharded index: `shards`), paths relative to the output

@@ -22,6 +22,7 @@ use crate::search::expand::df;
 use crate::search::format::Index;
 use crate::search::{normalise, tokenise};
 use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
 
 /// A run of terms ends at a term whose hash is 0 modulo this, once it holds `Layout::run_min`
 /// bytes of postings, and always at `Layout::run_max`.
@@ -183,6 +184,25 @@ pub(crate) fn out_files(idx: &Index, weak: f64, offline: bool) -> Vec<OutFile> {
             }
         })
         .collect()
+}
+
+/// The shard files under `dest/search/` that are not among `keep` (paths relative to `dest`):
+/// what an earlier index had and this one has not (a run of terms that now starts at another
+/// term, an entries' shard past the end), for an update in place to remove.
+pub(crate) fn stale(dest: &Path, keep: &HashSet<&str>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["t", "d", "a", "l"] {
+        let Ok(list) = std::fs::read_dir(dest.join("search").join(dir)) else {
+            continue;
+        };
+        for e in list.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !keep.contains(format!("search/{dir}/{name}").as_str()) {
+                out.push(e.path());
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
