@@ -360,7 +360,7 @@ const sizes = {
   errbook_index: sizeOf(errIndexFiles),
   mdbook_index_js: mdIndexJs ? sizeOf([mdIndexJs]) : null,
   mdbook_index_json: mdIndexJson ? sizeOf([mdIndexJson]) : null,
-  errbook_js: sizeOf(["search-rank.js", "search.js"].map((f) => path.join(ERR, "theme", f)).filter((f) => fs.existsSync(f))),
+  errbook_js: sizeOf(["search-index.js", "search-rank.js", "search.js"].map((f) => path.join(ERR, "theme", f)).filter((f) => fs.existsSync(f))),
   mdbook_js: MD ? sizeOf([findOne(MD, /^elasticlunr.*\.js$/), findOne(MD, /^searcher.*\.js$/)].filter(Boolean)) : null,
   mdbook_mark_js: MD ? sizeOf([findOne(MD, /^mark.*\.js$/)].filter(Boolean)) : null,
 };

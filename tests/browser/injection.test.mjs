@@ -47,7 +47,7 @@ function hooks() {
 function scan() {
   const found = [];
   const THEME = [
-    "script[src$='theme/site.js']", "script[src$='theme/search-rank.js']", "script[src$='theme/search.js']",
+    "script[src$='theme/site.js']", "script[src$='theme/search-index.js']", "script[src$='theme/search-rank.js']", "script[src$='theme/search.js']",
     "script[src*='search/'][src$='.js']",
     "script[src='/__errbook/livereload.js']", "form.searchbox", "#search-page-form", "#search-input",
     "#search-page-input", "#search-page-form button", "button.copy", "svg.bar", "main > noscript",
