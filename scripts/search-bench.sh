@@ -21,11 +21,16 @@
 # and query latency of errbook's own search, as when comparing two errbook binaries).
 #
 # Environment: TOOLS (errbook,mdbook), ENTRIES (10000), ARTICLES (500), SEED (1, the catalog's), QUERIES (1000),
-# QUERY_SEED (1), RELOADS (10), WARMUP (100), WORK (/tmp/errbook-search-bench), MDBOOK_OUT,
+# QUERY_SEED (1), FIRST_QUERIES (30), RELOADS (10), WARMUP (100), WORK (/tmp/errbook-search-bench), MDBOOK_OUT,
 # CHROMIUM (/usr/bin/chromium), ERRBOOK_BIN (an errbook binary to use instead of building one),
 # THEME (the theme copied into the catalog, default themes/default: an older binary with its own
 # search.js, for a before/after comparison).
+# FIRST_QUERIES (30): pasted and as many typed queries for first-query.mjs (0 skips it).
 # Extra arguments go to bench.mjs (e.g. --no-gzip).
+#
+# Then first-query.mjs: what a page's first query fetches (the index is in shards: gzip bytes of
+# every file it needs) and how long it takes in Chromium, hosted and from file:// (an --offline
+# build of the same catalog).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -116,3 +121,13 @@ node scripts/search-bench/bench.mjs --errbook "$WORK/out-errbook" ${MD:+--mdbook
   --reloads "$RELOADS" --warmup "$WARMUP" --json "$WORK/results.json" --dump "$WORK/queries.json" \
   --pastes "$REPO/bench/search-eval/pastes.txt" "$@"
 say "every figure and each query's time and answer: $WORK/results.json (queries: $WORK/queries.json)"
+
+# --- a first query ---------------------------------------------------------------------------
+FIRST_QUERIES=${FIRST_QUERIES:-30}
+if [ "$FIRST_QUERIES" -gt 0 ]; then
+  say "building the offline bundle of the same catalog"
+  "$ERRBOOK" --root "$WORK/catalog/errbook" build --offline -d "$WORK/out-errbook-offline" >/dev/null
+  say "first queries ($FIRST_QUERIES pasted, $FIRST_QUERIES typed), hosted and file://"
+  node scripts/search-bench/first-query.mjs --hosted "$WORK/out-errbook" --offline "$WORK/out-errbook-offline" \
+    --queries "$FIRST_QUERIES" --seed "$QUERY_SEED" --json "$WORK/first-query.json"
+fi

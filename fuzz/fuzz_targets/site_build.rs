@@ -142,13 +142,14 @@ fn copy(from: &Path, to: &Path) {
     }
 }
 
-/// A `<script>` tag of the theme's own (site.js, search-rank.js, search.js), as base.html writes it
+/// A `<script>` tag of the theme's own (site.js, search-index.js, search-rank.js, search.js), as
+/// base.html writes it
 /// (site.js in the head without `defer`, so that the chosen colour theme applies before drawing).
 fn theme_script(tag: &str) -> bool {
     tag.strip_prefix("<script src=\"")
         .and_then(|t| t.strip_suffix("\" defer>").or_else(|| t.strip_suffix("\">")))
         .and_then(|src| src.rsplit_once("theme/"))
-        .is_some_and(|(_, name)| ["site.js", "search-rank.js", "search.js"].contains(&name))
+        .is_some_and(|(_, name)| ["site.js", "search-index.js", "search-rank.js", "search.js"].contains(&name))
 }
 
 /// Pages in which no content runs: the theme's scripts only, no handler, no script URL.

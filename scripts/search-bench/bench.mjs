@@ -2,7 +2,7 @@
 //
 //   node bench.mjs --errbook OUT --mdbook OUT --catalog CATALOG [options]
 //
-//   --errbook DIR   errbook's output of the catalog (`errbook build`): search/index.json, theme/search.js
+//   --errbook DIR   errbook's output of the catalog (`errbook build`): search/**.json, theme/search.js
 //   --mdbook DIR    mdBook's output of the same content (`mdbook build`): searchindex*.js, searcher*.js;
 //                   left out, errbook is measured alone (its rows of every table)
 //   --catalog DIR   the errbook catalog the queries are drawn from (content/errors/<domain>/<slug>.md)
@@ -337,11 +337,22 @@ function findOne(dir, re) {
 function sizeOf(files) {
   let raw = 0, gzip = 0;
   for (const f of files) { raw += fs.statSync(f).size; gzip += gz(f).length; }
-  return { raw, gzip, files: files.map((f) => path.basename(f)) };
+  return { raw, gzip, files: files.length > 20 ? [files.length + " files"] : files.map((f) => path.basename(f)) };
 }
 const nEntries = catalog.length;
-const errIndexFiles = ["search/index.json", "search/meta.json"].map((f) => path.join(ERR, f)).filter((f) => fs.existsSync(f));
-if (!errIndexFiles.length) { console.error("bench.mjs: no search/index.json in " + ERR + " (a hosted build, not --offline)"); process.exit(2); }
+// errbook's index is every shard under search/ (src/search/shards.rs): the whole of it, though a
+// query fetches only a few (first-query.mjs measures those).
+function shardFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...shardFiles(p));
+    else if (e.name.endsWith(".json")) out.push(p);
+  }
+  return out;
+}
+const errIndexFiles = fs.existsSync(path.join(ERR, "search/m.json")) ? shardFiles(path.join(ERR, "search")) : [];
+if (!errIndexFiles.length) { console.error("bench.mjs: no search/m.json in " + ERR + " (a hosted build, not --offline)"); process.exit(2); }
 const mdIndexJs = MD ? findOne(MD, /^searchindex(-[0-9a-f]+)?\.js$/) : null;
 const mdIndexJson = MD ? findOne(MD, /^searchindex(-[0-9a-f]+)?\.json$/) : null;
 if (MD && !mdIndexJs && !mdIndexJson) { console.error("bench.mjs: no searchindex*.js in " + MD); process.exit(2); }
@@ -349,7 +360,7 @@ const sizes = {
   errbook_index: sizeOf(errIndexFiles),
   mdbook_index_js: mdIndexJs ? sizeOf([mdIndexJs]) : null,
   mdbook_index_json: mdIndexJson ? sizeOf([mdIndexJson]) : null,
-  errbook_js: sizeOf(["search-rank.js", "search.js"].map((f) => path.join(ERR, "theme", f)).filter((f) => fs.existsSync(f))),
+  errbook_js: sizeOf(["search-index.js", "search-rank.js", "search.js"].map((f) => path.join(ERR, "theme", f)).filter((f) => fs.existsSync(f))),
   mdbook_js: MD ? sizeOf([findOne(MD, /^elasticlunr.*\.js$/), findOne(MD, /^searcher.*\.js$/)].filter(Boolean)) : null,
   mdbook_mark_js: MD ? sizeOf([findOne(MD, /^mark.*\.js$/)].filter(Boolean)) : null,
 };
@@ -426,8 +437,9 @@ async function heapUsed(cdp) {
 const LOADERS = {
   errbook: {
     url: `${BASE}/e/index.html`,
-    // search.js loads the index when the search box gets focus (load(): fetch index.json and
-    // meta.json, r.json()); its promise is window.errbookSearch.state.loading.
+    // search.js loads the index's manifest when the search box gets focus (load()); its promise
+    // is window.errbookSearch.state.loading. Then every shard, so that each query below is
+    // ranking alone (a page fetches a query's shards as it needs them: first-query.mjs).
     load: async () => {
       const S = window.errbookSearch;
       if (!S || !S.state) throw new Error("window.errbookSearch.state not found: search.js changed?");
@@ -436,14 +448,18 @@ const LOADERS = {
       input.focus();
       if (!S.state.loading) input.dispatchEvent(new FocusEvent("focus"));
       if (!S.state.loading) throw new Error("focusing #search-input did not start load()");
-      await S.state.loading;
+      const ix = await S.state.loading, m = ix.manifest;
+      const names = m.t.map((r) => "t/" + r[0]).concat(m.lens.map((l) => "l/" + l));
+      for (let k = 0; k * m.docs < m.n; k++) names.push("d/" + k);
+      for (let k = 0; k * m.arts < m.nArts; k++) names.push("a/" + k);
+      await Promise.all(names.map(ix.load));
       const t1 = performance.now();
       window.__search = (q) => {
-        const r = S.search(S.state.idx, q, 10);
-        const top = r.hits.length ? S.state.idx.docs[r.hits[0].doc][0] : null;
+        const r = S.search(ix, q, 10);
+        const top = r.hits.length ? ix.doc(r.hits[0].doc)[0] : null;
         return [top, r.hits.length, top];
       };
-      return { ms: t1 - t0, docs: S.state.idx.docs.length };
+      return { ms: t1 - t0, docs: ix.n };
     },
   },
   mdbook: {
@@ -593,14 +609,13 @@ async function profile(cdp, page, slow, slowMs) {
 // expand() decides that; the same test is repeated here on the terms search() returned.
 async function errbookWhy(page, i) {
   return page.evaluate((i) => {
-    const S = window.errbookSearch, idx = S.state.idx, terms = idx.terms;
+    const S = window.errbookSearch, idx = S.state.idx;
     const r = S.search(idx, window.__Q[i], 10);
-    const lb = (q) => { let lo = 0, hi = terms.length; while (lo < hi) { const m = (lo + hi) >> 1; if (terms[m] < q) lo = m + 1; else hi = m; } return lo; };
     let typo = 0;
     r.terms.forEach((t, k) => {
-      const s = lb(t);
-      const exact = s < terms.length && terms[s] === t;
-      const prefix = (!exact || k + 1 === r.terms.length) && s + (exact ? 1 : 0) < terms.length && terms[s + (exact ? 1 : 0)].startsWith(t);
+      const s = idx.lower(t);
+      const exact = s < idx.count && idx.termAt(s) === t;
+      const prefix = (!exact || k + 1 === r.terms.length) && s + (exact ? 1 : 0) < idx.count && idx.termAt(s + (exact ? 1 : 0)).startsWith(t);
       if (!exact && !prefix && t.length >= 4) typo++;
     });
     return { terms: r.terms.length, typo, template: r.detected.template.slice(0, 100) };

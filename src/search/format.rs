@@ -1,6 +1,6 @@
 //! The index format: a prebuilt inverted index with BM25F impacts computed at build time, so the
-//! browser only looks terms up and adds. Written as `search/index.json` (hosted, fetched lazily)
-//! or `search/index.js` (offline: a script that sets `window.errbookIndex`, no fetch needed).
+//! browser only looks terms up and adds. Cut into files by `shards` (the site's), whole for
+//! `errbook search`.
 //!
 //! JSON layout (arrays, not objects, to stay small):
 //! `{"v":2,"docs":[[id, message, [article...], [alias...]]...], "arts":[[title, site path]...],

@@ -47,8 +47,8 @@ function hooks() {
 function scan() {
   const found = [];
   const THEME = [
-    "script[src$='theme/site.js']", "script[src$='theme/search-rank.js']", "script[src$='theme/search.js']",
-    "script[src$='search/index.js']",
+    "script[src$='theme/site.js']", "script[src$='theme/search-index.js']", "script[src$='theme/search-rank.js']", "script[src$='theme/search.js']",
+    "script[src*='search/'][src$='.js']",
     "script[src='/__errbook/livereload.js']", "form.searchbox", "#search-page-form", "#search-input",
     "#search-page-input", "#search-page-form button", "button.copy", "main > noscript",
     "button#theme-switch", "li > input[type=checkbox][disabled]",

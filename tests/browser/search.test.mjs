@@ -474,7 +474,11 @@ describe("hosted site (errbook serve)", { timeout: 5 * TEST_MS }, () => {
 
   test("the hosted pages asked nothing of any other host, and threw nothing", async () => {
     const { requests, errors } = ctx;
-    if (!ctx.stalled) assert.ok(requests.some((u) => u === `${server.base}/search/index.json`), "search/index.json was never fetched");
+    if (!ctx.stalled) {
+      assert.ok(requests.some((u) => u === `${server.base}/search/m.json`), "the index's manifest search/m.json was never fetched");
+      assert.ok(requests.some((u) => /\/search\/t\/[0-9a-f]+x*\.json$/.test(u)), "no term shard search/t/*.json was fetched");
+      assert.ok(requests.some((u) => /\/search\/d\/[0-9]+\.json$/.test(u)), "no document shard search/d/*.json was fetched");
+    }
     const away = requests.filter((u) => !u.startsWith(server.base + "/") && !u.startsWith("data:"));
     assert.deepEqual(away, [], "requests to other hosts");
     assert.deepEqual(errors, [], "errors thrown in the pages");
@@ -487,8 +491,10 @@ const OFFLINE_CASES = [FORK, SPAWN, RANK, BOX_CASES[6], BOX_CASES[9]];
 
 function assertAllLocal(requests, out) {
   assert.ok(requests.length >= 10, `only ${requests.length} requests were seen: is recording working?`);
-  const index = pathToFileURL(path.join(out, "search/index.js")).href;
-  assert.ok(requests.includes(index), `search/index.js was not loaded from disk (${index})`);
+  const index = pathToFileURL(path.join(out, "search/m.js")).href;
+  assert.ok(requests.includes(index), `search/m.js was not loaded from disk (${index})`);
+  const shard = pathToFileURL(path.join(out, "search/d/0.js")).href.replace(/0\.js$/, "");
+  assert.ok(requests.some((u) => u.startsWith(shard)), "no document shard search/d/*.js was loaded from disk");
   const bad = requests.filter((u) => !/^(file|data):/.test(u));
   assert.deepEqual(bad, [], "requests that are not file: or data:");
 }

@@ -33,13 +33,17 @@ fn drafts_are_left_out_unless_asked_for() {
     let out = tmp.path().join("published");
     build(&dir, &out, &[]);
     assert!(!out.join(page).exists(), "a draft has no page");
-    for f in [
-        "articles/index.html",
-        "sitemap.xml",
-        "search/index.json",
-        "api/catalog.json",
-    ] {
-        let text = std::fs::read_to_string(out.join(f)).unwrap();
+    let search: Vec<String> = crate::common::files(&out.join("search"))
+        .into_iter()
+        .map(|f| format!("search/{f}"))
+        .collect();
+    assert!(search.contains(&"search/m.json".to_string()), "{search:?}");
+    for f in ["articles/index.html", "sitemap.xml", "api/catalog.json"]
+        .into_iter()
+        .map(String::from)
+        .chain(search)
+    {
+        let text = std::fs::read_to_string(out.join(&f)).unwrap();
         assert!(
             !text.contains("why-does-my-recursive-function-fail"),
             "{f} names the draft"

@@ -44,7 +44,7 @@ fn a_new_catalog_builds_with_the_binary_alone() {
         "articles/why-does-my-recursive-function-fail/index.html",
         "theme/style.css",
         "theme/favicon.svg",
-        "search/index.json",
+        "search/m.json",
     ] {
         assert!(out.iter().any(|f| f == want), "{want} missing: {out:?}");
     }

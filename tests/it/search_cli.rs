@@ -141,19 +141,65 @@ fn build_writes_the_index_hosted_and_offline() {
         .arg(&site)
         .assert()
         .success();
-    let json = std::fs::read_to_string(hosted.join("search/index.json")).unwrap();
-    let idx: errbook::search::Index = serde_json::from_str(&json).unwrap();
-    assert_eq!(idx.docs.len(), 18);
+    // Hosted: JSON shards under search/, the manifest naming the catalog's 18 entries.
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(hosted.join("search/m.json")).unwrap())
+            .unwrap();
+    assert_eq!(m["n"], 18);
+    assert_eq!(m["v"], 3);
+    let runs = m["t"].as_array().unwrap();
+    assert!(!runs.is_empty());
+    for r in runs {
+        let name = r[0].as_str().unwrap();
+        assert!(
+            hosted.join(format!("search/t/{name}.json")).is_file(),
+            "{name}"
+        );
+    }
+    let docs: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(hosted.join("search/d/0.json")).unwrap())
+            .unwrap();
+    let per = m["docs"].as_u64().unwrap() as usize;
+    assert_eq!(docs.len(), per.min(18));
+    let all: Vec<serde_json::Value> = (0..18usize.div_ceil(per))
+        .flat_map(|k| {
+            let p = hosted.join(format!("search/d/{k}.json"));
+            serde_json::from_str::<Vec<serde_json::Value>>(&std::fs::read_to_string(p).unwrap())
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(all.len(), 18);
     assert!(
-        idx.docs
-            .iter()
-            .any(|d| d.0 == "pytorch/dataset-worker-fork-cuda" && !d.2.is_empty()),
+        all.iter()
+            .any(|d| d[0] == "pytorch/dataset-worker-fork-cuda"
+                && !d[2].as_array().unwrap().is_empty()),
         "the seed entry links to the articles that discuss it"
     );
-    assert!(!hosted.join("search/index.js").exists());
-    let js = std::fs::read_to_string(offline.join("search/index.js")).unwrap();
-    assert!(js.starts_with("window.errbookIndex={"));
-    assert!(!offline.join("search/index.json").exists());
+    let hosted_files = crate::common::files(&hosted.join("search"));
+    assert!(
+        hosted_files
+            .iter()
+            .all(|f| f == "index.html" || f.ends_with(".json")),
+        "{hosted_files:?}"
+    );
+    // Offline: the same shards as scripts that hand their data to errbookShard, no JSON.
+    let offline_files = crate::common::files(&offline.join("search"));
+    assert_eq!(offline_files.len(), hosted_files.len());
+    for f in &offline_files {
+        if f == "index.html" {
+            continue;
+        }
+        let name = f
+            .strip_suffix(".js")
+            .unwrap_or_else(|| panic!("{f} is not a script"));
+        let js = std::fs::read_to_string(offline.join("search").join(f)).unwrap();
+        assert!(
+            js.starts_with(&format!("errbookShard(\"{name}\",")),
+            "{f}: {js:.60}"
+        );
+        let json = std::fs::read_to_string(hosted.join(format!("search/{name}.json"))).unwrap();
+        assert_eq!(js, format!("errbookShard(\"{name}\",{json});\n"), "{f}");
+    }
     let page = std::fs::read_to_string(offline.join("search/index.html")).unwrap();
     assert!(page.contains("data-offline=\"true\""));
 }

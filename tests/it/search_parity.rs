@@ -1,7 +1,9 @@
 //! The browser's search (themes/default/static/search-rank.js, run in node) and the terminal's
 //! (src/search) must agree: the same readings of a paste, query terms, ranking and scores, on
 //! the real-world cases of the fixture catalog with typed queries (prefixes, typos, odd input),
-//! and on every paste of the evaluation set against its catalog. Skips when node is missing.
+//! and on every paste of the evaluation set against its catalog. The browser's search over the
+//! site's shards (src/search/shards.rs, fetched as each query needs them) must answer exactly
+//! as over the whole index. Skips when node is missing.
 
 use errbook::Config;
 
@@ -10,17 +12,27 @@ use std::process::Command;
 
 const NODE_SCRIPT: &str = r#"
 const fs = require("fs");
+const path = require("path");
 const s = require(process.argv[2]);
 const idx = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
 const queries = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
 const weak = Number(process.argv[5]);
-const out = queries.map(q => {
-  const a = s.search(idx, q, 5, weak);
-  return { exception: a.detected.exception, template: a.detected.template, terms: a.terms,
-           readings: s.readings(q).map(r => r.template),
-           hits: a.hits.map(h => [h.doc, h.score]) };
-});
-process.stdout.write(JSON.stringify(out));
+const shardDir = process.argv[6];
+const read = (name) => Promise.resolve(JSON.parse(fs.readFileSync(path.join(shardDir, name + ".json"), "utf8")));
+(async () => {
+  const out = [];
+  for (const q of queries) {
+    const a = s.search(idx, q, 5, weak);
+    // The site's way: a fresh sharded view per query, so each loads only what it needs.
+    const ix = s.sharded(await read("m"), read);
+    const b = await s.query(ix, q, 5, weak);
+    out.push({ exception: a.detected.exception, template: a.detected.template, terms: a.terms,
+               readings: s.readings(q).map(r => r.template),
+               hits: a.hits.map(h => [h.doc, h.score]),
+               sharded: b.hits.map(h => [h.doc, h.score]), shardedTemplate: b.detected.template });
+  }
+  process.stdout.write(JSON.stringify(out));
+})().catch((e) => { console.error(e); process.exit(1); });
 "#;
 
 fn node() -> bool {
@@ -44,12 +56,26 @@ fn agree(root: &Path, queries: &[String]) {
     std::fs::write(&idx_path, serde_json::to_vec(&idx).unwrap()).unwrap();
     std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
     std::fs::write(&js_path, NODE_SCRIPT).unwrap();
+    let shard_dir = dir.path().join("shards");
+    // Small shards, so that a query's terms, prefixes and candidates span many of them.
+    let layout = errbook::search::Layout {
+        run_min: 256,
+        run_max: 1024,
+        docs: 3,
+        arts: 2,
+    };
+    for (name, body) in errbook::search::shards(&idx, cfg.search.weak_score, &layout) {
+        let p = shard_dir.join(format!("{name}.json"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
     let out = Command::new("node")
         .arg(&js_path)
         .arg(crate_dir.join("themes/default/static/search-rank.js"))
         .arg(&idx_path)
         .arg(&q_path)
         .arg(cfg.search.weak_score.to_string())
+        .arg(&shard_dir)
         .output()
         .unwrap();
     assert!(
@@ -85,6 +111,12 @@ fn compare(idx: &errbook::search::Index, q: &str, j: &serde_json::Value, weak: f
     );
     let terms: Vec<String> = serde_json::from_value(j["terms"].clone()).unwrap();
     assert_eq!(terms, a.terms, "terms of {q:?}");
+    // The shards, fetched as a query needs them, answer as the whole index does, to the bit.
+    assert_eq!(j["sharded"], j["hits"], "sharded hits of {q:?}");
+    assert_eq!(
+        j["shardedTemplate"], j["template"],
+        "sharded reading of {q:?}"
+    );
     let hits: Vec<(usize, f64)> = serde_json::from_value(j["hits"].clone()).unwrap();
     assert_eq!(hits.len(), a.hits.len(), "hits of {q:?}");
     for (h, r) in hits.iter().zip(&a.hits) {

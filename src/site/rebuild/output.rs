@@ -133,8 +133,13 @@ impl Live {
             search: true,
         };
         let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
-        out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
         let dest = &self.opts.dest;
+        // The search index's shards that this one no longer has.
+        let keep: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        for p in crate::search::stale_shards(dest, &keep) {
+            let _ = std::fs::remove_file(p);
+        }
+        out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
         let mut written: Vec<String> = out
             .par_iter()
             .filter_map(|(rel, bytes)| match write_if_changed(dest, rel, bytes) {

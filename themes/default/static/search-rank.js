@@ -1,8 +1,9 @@
 // errbook search's ranking: a paste against the index, the same steps as src/search/ (clean,
 // template, normalise, tokenise, expand, rerank, rank); tests/it/search_parity.rs runs both on
 // the same pastes and compares readings, terms, ranking and scores. A classic script (no
-// modules, so that offline bundles work from file://) that sets window.errbookRank; search.js
-// is the page around it. In node, module.exports.
+// modules, so that offline bundles work from file://) that sets window.errbookRank, after
+// search-index.js (expand, and the views of a whole or sharded index); search.js is the page
+// around it. In node, module.exports.
 (function () {
   "use strict";
 
@@ -323,77 +324,29 @@
     return out;
   }
 
-  // ---- expand (src/search/expand.rs) -------------------------------------------------------
-  var PREFIX_FACTOR = 0.8, MAX_PREFIX = 30, TYPO1 = 0.7, TYPO2 = 0.5, MAX_QUERY_TERMS = 48, TYPED_TERMS = 4;
+  // ---- expand and the index's views: search-index.js (window.errbookIndexView) ------------
+  var X = typeof module !== "undefined" && module.exports ? require("./search-index.js") : window.errbookIndexView;
+  var MAX_QUERY_TERMS = 48, TYPED_TERMS = 4;
+  var idf = X.idf, osa = X.osa, expand = X.expand, view = X.view, sharded = X.sharded;
 
-  function idf(n, df) {
-    df = Math.max(df, 1);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  // search() over a sharded view, fetching what each run of it missed, until none is.
+  var MAX_ROUNDS = 64;
+  function query(ix, text, limit, weak) {
+    return new Promise(function (resolve, reject) {
+      (function round(k) {
+        var ans = search(ix, text, limit, weak), names = ix.missing ? ix.missing() : [];
+        if (!names.length) return resolve(ans);
+        if (k >= MAX_ROUNDS) return reject(new Error("search index: shards still missing"));
+        Promise.all(names.map(ix.load)).then(function () { round(k + 1); }, reject);
+      })(0);
+    });
   }
 
-  function osa(a, b, max) {
-    var n = a.length, m = b.length;
-    if (Math.abs(n - m) > max) return max + 1;
-    var d = [];
-    for (var i = 0; i <= n; i++) { d.push(new Array(m + 1).fill(0)); d[i][0] = i; }
-    for (var j = 0; j <= m; j++) d[0][j] = j;
-    for (i = 1; i <= n; i++) {
-      var rowMin = Infinity;
-      for (j = 1; j <= m; j++) {
-        var cost = a[i - 1] !== b[j - 1] ? 1 : 0;
-        var v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2][j - 2] + 1);
-        d[i][j] = v;
-        rowMin = Math.min(rowMin, v);
-      }
-      if (rowMin > max) return max + 1;
-    }
-    return d[n][m];
-  }
-
-  // Byte-wise comparison, as Rust's str ordering (terms are ASCII).
-  function lowerBound(terms, q) {
-    var lo = 0, hi = terms.length;
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (terms[mid] < q) lo = mid + 1; else hi = mid; }
-    return lo;
-  }
-
-  function df(idx, t) {
-    var i = lowerBound(idx.terms, t);
-    return i < idx.terms.length && idx.terms[i] === t ? idx.post[i].length / 2 : 0;
-  }
-
-  function expand(idx, q, last, typed) {
-    var terms = idx.terms, out = [];
-    var start = lowerBound(terms, q);
-    var exact = start < terms.length && terms[start] === q;
-    if (exact) out.push([start, 1.0]);
-    if (!exact || (last && typed)) {
-      var j = start + (exact ? 1 : 0);
-      while (j < terms.length && terms[j].indexOf(q) === 0 && out.length < MAX_PREFIX) { out.push([j, PREFIX_FACTOR]); j++; }
-    }
-    if (out.length === 0 && typed && q.length >= 4) {
-      // Only terms of about the same length can be a typo or two away: scan those (the
-      // expansions' order does not matter, only which terms and factors).
-      var max = q.length >= 8 ? 2 : 1, byLen = lengths(idx);
-      for (var len = q.length - max; len <= q.length + max; len++) {
-        (byLen[len] || []).forEach(function (i) {
-          var dist = osa(q, terms[i], max);
-          if (dist === 1) out.push([i, TYPO1]);
-          else if (dist === 2 && dist <= max) out.push([i, TYPO2]);
-        });
-      }
-    }
-    return out;
-  }
-
-  // The index's term numbers by term length, made once per index.
-  function lengths(idx) {
-    if (idx.__lengths) return idx.__lengths;
-    var byLen = [];
-    idx.terms.forEach(function (t, i) { (byLen[t.length] || (byLen[t.length] = [])).push(i); });
-    idx.__lengths = byLen;
-    return byLen;
+  // The articles of the hits' entries, fetched where sharded.
+  function articles(ix, hits) {
+    if (!ix.missing) return Promise.resolve();
+    hits.forEach(function (h) { var d = ix.doc(h.doc); if (d) d[2].forEach(function (a) { ix.art(a); }); });
+    return Promise.all(ix.missing().map(ix.load));
   }
 
   // ---- rerank (src/search/rerank.rs) -------------------------------------------------------
@@ -402,20 +355,22 @@
   var SUBSTITUTION = 1.0, CODE_MISMATCH = 0.2;
 
   function genericWeight(t, w) { return GENERIC[t] === true ? w * GENERIC_WEIGHT : w; }
-  function weight(idx, t) { return genericWeight(t, idf(idx.docs.length, df(idx, t))); }
-
   // An entry's texts (message, then aliases): terms in order, and each distinct term with its
-  // weight. Kept per index: a page asks about the same entries again and again.
-  function prepare(idx, doc) {
-    var cache = idx.__texts || (idx.__texts = new Map());
+  // weight (its document frequency from the shard's list where sharded: d[4]). Kept per index:
+  // a page asks about the same entries again and again.
+  var NO_TEXTS = [{ seq: [], terms: [] }];
+  function prepare(ix, doc) {
+    var cache = ix.texts;
     if (cache.has(doc)) return cache.get(doc);
-    var d = idx.docs[doc];
+    var d = ix.doc(doc);
+    if (!d) return NO_TEXTS;
+    var dfs = d[4], k = 0;
     var texts = [d[1]].concat(d[3] || []).map(function (s) {
       var seq = tokens(normalise(s).template), seen = {}, terms = [];
       seq.forEach(function (t) {
         if (seen[t] === true) return;
         seen[t] = true;
-        terms.push([t, weight(idx, t)]);
+        terms.push([t, genericWeight(t, idf(ix.n, dfs ? dfs[k++] : ix.df(t)))]);
       });
       return { seq: seq, terms: terms };
     });
@@ -499,7 +454,7 @@
   function byScore(a, b) { return b.score - a.score || a.doc - b.doc; }
 
   function rerank(idx, q, cands) {
-    var rare = idf(idx.docs.length, 1);
+    var rare = idf(idx.n, 1);
     var out = cands.map(function (c) {
       var best = 0, m = 0;
       prepare(idx, c[0]).forEach(function (t, i) {
@@ -556,7 +511,7 @@
   function rankReading(idx, detected, limit) {
     var terms = queryTerms(detected);
     var typed = terms.length <= TYPED_TERMS && detected.exception === null;
-    var n = idx.docs.length, buf = buffers(n);
+    var n = idx.n, buf = buffers(n);
     var score = buf.score, best = buf.best, seen = buf.seen, any = buf.any, na = 0;
     var denom = 0, matched = {};
     var toks = tokens(detected.template), pairs = {};
@@ -564,18 +519,18 @@
     var q = { weights: [], reach: [], hits: new Map(), pairs: pairs, codes: terms.map(isCode) };
     for (var k = 0; k < terms.length; k++) {
       var ex = expand(idx, terms[k], k + 1 === terms.length, typed);
-      var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.post[ex[0][0]].length / 2) : idf(n, 1);
+      var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.post(ex[0][0]).length / 2) : idf(n, 1);
       denom += qIdf;
       q.weights.push(genericWeight(terms[k], qIdf));
       q.reach.push(ex.map(function (e) {
-        var t = idx.terms[e[0]];
+        var t = idx.termAt(e[0]);
         if (!q.hits.has(t) || e[1] > q.hits.get(t)) q.hits.set(t, e[1]);
         return [t, e[1]];
       }));
       var touched = buf.touched, nt = 0;
       for (var e = 0; e < ex.length; e++) {
-        var list = idx.post[ex[e][0]];
-        matched[idx.terms[ex[e][0]]] = true;
+        var list = idx.post(ex[e][0]);
+        matched[idx.termAt(ex[e][0])] = true;
         var w = ex[e][1] * Math.min(idf(n, list.length / 2), qIdf);
         var d = 0;
         for (var i = 0; i < list.length; i += 2) {
@@ -591,6 +546,11 @@
         best[dd] = 0;
         if (!seen[dd]) { seen[dd] = 1; any[na++] = dd; }
       }
+    }
+    // A sharded index lacked some terms: what it would rank now is not the answer.
+    if (idx.incomplete()) {
+      for (var z = 0; z < na; z++) { score[any[z]] = 0; seen[any[z]] = 0; }
+      return { detected: detected, terms: terms, matched: matched, hits: [] };
     }
     // The first pass's best (a paste matches most of a large catalog; sorting every match was
     // most of a query's time): the same order as a full sort.
@@ -613,19 +573,21 @@
   var DEFAULT_WEAK = 0.35;
 
   // Each reading in turn: the first whose best entry is confident, else the best of them.
+  // A sharded view that misses something stops at that reading (query() fetches and asks again).
   function search(idx, text, limit, weak) {
     if (typeof weak !== "number") weak = DEFAULT_WEAK;
-    var rs = readings(text), found = null;
+    var ix = view(idx), rs = readings(text), found = null;
     for (var r = 0; r < rs.length; r++) {
-      var ans = rankReading(idx, rs[r], limit);
+      var ans = rankReading(ix, rs[r], limit);
       var top = ans.hits.length ? ans.hits[0].score : 0;
-      if (top >= weak) return ans;
+      if (top >= weak || ix.incomplete()) return ans;
       if (!found || top > (found.hits.length ? found.hits[0].score : 0)) found = ans;
     }
     return found || { detected: { exception: null, template: "" }, terms: [], matched: {}, hits: [] };
   }
 
-  var api = { normalise: normalise, readings: readings, template: template, tokens: tokens, stem: stem, search: search, osa: osa };
+  var api = { normalise: normalise, readings: readings, template: template, tokens: tokens, stem: stem, search: search, osa: osa,
+              view: view, sharded: sharded, query: query, articles: articles };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookRank = api;
 })();

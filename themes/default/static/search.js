@@ -1,7 +1,9 @@
 // errbook search: the search box on every page and the /search/ page, around the ranking of
-// search-rank.js (window.errbookRank, loaded before this script). Hosted sites fetch
-// search/index.json on first use; offline bundles (file://) load search/index.js, a classic
-// script that sets window.errbookIndex, so nothing needs fetch, modules or a server.
+// search-rank.js (window.errbookRank, loaded before this script). The index is in shards
+// (src/search/shards.rs): the manifest search/m on first use, then what each query needs.
+// Hosted sites fetch search/NAME.json; offline bundles (file://) add a <script> for
+// search/NAME.js, which hands its data to window.errbookShard, so nothing needs fetch, modules
+// or a server.
 (function () {
   "use strict";
 
@@ -11,13 +13,43 @@
   var root = html.getAttribute("data-root") || "";
   var offline = html.getAttribute("data-offline") === "true";
   var state = { idx: null, weak: 0.35, loading: null };
-  // The ranking with the page's state: what bench.mjs and the browser tests drive.
+  // The ranking with the page's state: what bench.mjs and the browser tests drive. search() ranks
+  // what is loaded; query() fetches what a paste needs first.
   var api = Object.assign({}, R, {
     state: state,
-    search: function (idx, text, limit, weak) { return R.search(idx, text, limit, typeof weak === "number" ? weak : state.weak); }
+    search: function (idx, text, limit, weak) { return R.search(idx, text, limit, typeof weak === "number" ? weak : state.weak); },
+    query: function (text, limit) {
+      return load().then(function (ix) { return R.query(ix, text, limit, state.weak); });
+    }
   });
-  var search = api.search, tokens = R.tokens;
+  var tokens = R.tokens;
   window.errbookSearch = api;
+
+  // One shard's data: fetched, or offline from its script.
+  var waiting = {};
+  window.errbookShard = function (name, data) {
+    var w = waiting[name];
+    if (w) { delete waiting[name]; w(data); }
+  };
+  function fetchShard(name) {
+    if (!offline) {
+      return fetch(root + "search/" + name + ".json").then(function (r) {
+        if (!r.ok) throw new Error("search index: " + name + " did not load");
+        return r.json();
+      });
+    }
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      waiting[name] = resolve;
+      s.src = root + "search/" + name + ".js";
+      s.onload = function () {
+        s.remove();
+        if (waiting[name]) { delete waiting[name]; reject(new Error("search index: " + name + " is not a shard")); }
+      };
+      s.onerror = function () { s.remove(); delete waiting[name]; reject(new Error("search index: " + name + " did not load")); };
+      document.head.appendChild(s);
+    });
+  }
 
   function href(sitePath) {
     // As urls::href: offline bundles name index.html.
@@ -29,28 +61,13 @@
   function load() {
     if (state.idx) return Promise.resolve(state.idx);
     if (state.loading) return state.loading;
-    state.loading = new Promise(function (resolve, reject) {
-      if (offline) {
-        var s = document.createElement("script");
-        s.src = root + "search/index.js";
-        s.onload = function () {
-          state.idx = window.errbookIndex;
-          if (window.errbookIndexMeta) state.weak = window.errbookIndexMeta.weak;
-          resolve(state.idx);
-        };
-        s.onerror = function () { reject(new Error("search index did not load")); };
-        document.head.appendChild(s);
-      } else {
-        Promise.all([
-          fetch(root + "search/index.json").then(function (r) { return r.json(); }),
-          fetch(root + "search/meta.json").then(function (r) { return r.json(); }).catch(function () { return null; })
-        ]).then(function (v) {
-          state.idx = v[0];
-          if (v[1]) state.weak = v[1].weak;
-          resolve(state.idx);
-        }, reject);
-      }
+    state.loading = fetchShard("m").then(function (m) {
+      state.idx = R.sharded(m, fetchShard);
+      if (typeof m.weak === "number") state.weak = m.weak;
+      return state.idx;
     });
+    // A failed load is tried again at the next query.
+    state.loading.catch(function () { state.loading = null; });
     return state.loading;
   }
 
@@ -69,14 +86,15 @@
     }).join("");
   }
 
-  function resultItems(ans, idx, withArticles) {
+  function resultItems(ans, ix, withArticles) {
     return ans.hits.map(function (h, i) {
-      var doc = idx.docs[h.doc];
+      var doc = ix.doc(h.doc);
       var weak = h.score < state.weak;
       var arts = "";
       if (withArticles && doc[2].length) {
         arts = '<ul class="sr-articles">' + doc[2].map(function (a) {
-          var art = idx.arts[a];
+          var art = ix.art(a);
+          if (!art) return "";
           return '<li><a href="' + esc(href(art[1])) + '">' + esc(art[0]) + "</a></li>";
         }).join("") + "</ul>";
       }
@@ -120,9 +138,9 @@
     function run() {
       var q = query();
       if (!q.trim()) { box.hidden = true; box.innerHTML = ""; return; }
-      load().then(function (idx) {
+      api.query(q, 8).then(function (ans) {
         if (query() !== q) return;
-        var ans = search(idx, q, 8);
+        var idx = state.idx;
         active = -1;
         if (!ans.hits.length) {
           box.innerHTML = '<p class="sr-none">No entry matches <code>' + esc(ans.detected.template) + "</code></p>";
@@ -170,8 +188,11 @@
     if (!form || !input || !list) return;
     function run(q) {
       if (!q.trim()) { list.innerHTML = ""; detected.innerHTML = ""; return; }
-      load().then(function (idx) {
-        var ans = search(idx, q, 10);
+      var idx;
+      api.query(q, 10).then(function (ans) {
+        idx = state.idx;
+        return R.articles(idx, ans.hits).then(function () { return ans; });
+      }).then(function (ans) {
         var top = ans.hits[0];
         var verdict = !top ? "No entry matches." : top.score < state.weak ? "Only weak matches: none of these is likely your error." : "";
         detected.innerHTML = '<p>Detected error: <code class="sr-template">' + esc(ans.detected.template) + "</code></p>" +

@@ -1,0 +1,250 @@
+//! Shards: the index as the site ships it, in small files that a query fetches only as it needs
+//! them, so that a first query costs a few of them and not the whole index. search-rank.js
+//! (`sharded`) reads them and ranks exactly as over the whole index.
+//!
+//! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its data to
+//! `window.errbookShard(name, data)`, for pages opened from file:// cannot fetch):
+//! - `m`: the manifest, `{"v":3,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
+//!   "t":[[name, first term, number of its first term]...],"lens":[term lengths...]}`;
+//! - `t/NAME`: a run of consecutive terms (sorted) and their postings, `[[terms], [postings]]`
+//!   as `Index::terms` and `Index::post`. Runs end where a term's hash says (once a run holds
+//!   enough), so a term added or removed changes its own run and the manifest, not every run
+//!   after it; a run is named by a hash of its first term;
+//! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
+//!   [df...]]`, the last being the document frequency of each distinct term of its message
+//!   and then of each alias (the rerank's weights, which would otherwise need those terms'
+//!   runs);
+//! - `a/K`: articles `K*A ..`, `[title, site path]`;
+//! - `l/LEN`: every term of that length, sorted: what a misspelt term is compared with.
+
+use crate::core::output::OutFile;
+use crate::search::expand::df;
+use crate::search::format::Index;
+use crate::search::{normalise, tokenise};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// A run of terms ends at a term whose hash is 0 modulo this, once it holds `Layout::run_min`
+/// bytes of postings, and always at `Layout::run_max`.
+const RUN_CUT: u64 = 8;
+
+/// How the index is cut.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// About how many bytes of postings a run of terms holds, at least and at most.
+    pub run_min: usize,
+    pub run_max: usize,
+    /// Documents per document shard: a query reranks at most 24 documents, so it fetches at
+    /// most 24 of these whatever the catalog's size.
+    pub docs: usize,
+    /// Articles per article shard.
+    pub arts: usize,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout {
+            run_min: 6 * 1024,
+            run_max: 24 * 1024,
+            docs: 32,
+            arts: 64,
+        }
+    }
+}
+
+/// A 64-bit FNV-1a hash: stable across builds and platforms.
+fn fnv(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// About how many bytes of JSON a term's postings take.
+fn weight(post: &[u32]) -> usize {
+    post.iter()
+        .map(|&x| {
+            if x < 10 {
+                2
+            } else if x < 100 {
+                3
+            } else {
+                5
+            }
+        })
+        .sum()
+}
+
+/// The runs of terms: (first term number, end), consecutive and covering all terms.
+fn runs(idx: &Index, lay: &Layout) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut start, mut acc) = (0usize, 0usize);
+    for (i, (t, p)) in idx.terms.iter().zip(&idx.post).enumerate() {
+        acc += t.len() + 3 + weight(p);
+        let last = i + 1 == idx.terms.len();
+        if last || acc >= lay.run_max || (acc >= lay.run_min && fnv(t).is_multiple_of(RUN_CUT)) {
+            out.push((start, i + 1));
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    out
+}
+
+/// The document frequency of each distinct term of a document's message, then of each alias,
+/// in the order search-rank.js's `prepare` meets them.
+fn dfs(idx: &Index, message: &str, aliases: &[String]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for s in std::iter::once(message).chain(aliases.iter().map(String::as_str)) {
+        let mut seen = HashSet::new();
+        for t in tokenise::tokens(&normalise::normalise(s).template) {
+            if seen.insert(t.clone()) {
+                out.push(df(idx, &t));
+            }
+        }
+    }
+    out
+}
+
+/// Serialise to JSON; the values here are plain data, so this cannot fail in practice.
+fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+/// The shard files, each as (name under `search/` without extension, JSON).
+pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
+    let lay = Layout {
+        docs: lay.docs.max(1),
+        arts: lay.arts.max(1),
+        ..lay.clone()
+    };
+    let mut files = Vec::new();
+    let mut manifest_runs = Vec::new();
+    let mut names = HashSet::new();
+    for (start, end) in runs(idx, &lay) {
+        let first = &idx.terms[start];
+        // Hashes of first terms differ in practice; a clash gets a suffix, never another's file.
+        let mut name = format!("{:016x}", fnv(first));
+        while !names.insert(name.clone()) {
+            name.push('x');
+        }
+        let body = (&idx.terms[start..end], &idx.post[start..end]);
+        files.push((format!("t/{name}"), json(&body)));
+        manifest_runs.push((name, first.clone(), start));
+    }
+    for (k, chunk) in idx.docs.chunks(lay.docs).enumerate() {
+        let docs: Vec<_> = chunk
+            .iter()
+            .map(|d| (&d.0, &d.1, &d.2, &d.3, dfs(idx, &d.1, &d.3)))
+            .collect();
+        files.push((format!("d/{k}"), json(&docs)));
+    }
+    for (k, chunk) in idx.arts.chunks(lay.arts).enumerate() {
+        files.push((format!("a/{k}"), json(&chunk)));
+    }
+    let mut by_len: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for t in &idx.terms {
+        by_len.entry(t.len()).or_default().push(t);
+    }
+    for (len, terms) in &by_len {
+        files.push((format!("l/{len}"), json(terms)));
+    }
+    let manifest = serde_json::json!({
+        "v": 3,
+        "n": idx.docs.len(),
+        "weak": weak,
+        "count": idx.terms.len(),
+        "docs": lay.docs,
+        "arts": lay.arts,
+        "nArts": idx.arts.len(),
+        "t": manifest_runs,
+        "lens": by_len.keys().collect::<Vec<_>>(),
+    });
+    files.push(("m".to_string(), json(&manifest)));
+    files
+}
+
+/// The global that offline shards call with their data.
+pub(crate) const OFFLINE_CALL: &str = "errbookShard";
+
+/// The shards as files of the site: `search/NAME.json`, or offline `search/NAME.js`.
+pub(crate) fn out_files(idx: &Index, weak: f64, offline: bool) -> Vec<OutFile> {
+    shards(idx, weak, &Layout::default())
+        .into_iter()
+        .map(|(name, body)| {
+            if offline {
+                let mut js = format!("{OFFLINE_CALL}(\"{name}\",").into_bytes();
+                js.extend_from_slice(&body);
+                js.extend_from_slice(b");\n");
+                OutFile::new(format!("search/{name}.js"), js)
+            } else {
+                OutFile::new(format!("search/{name}.json"), body)
+            }
+        })
+        .collect()
+}
+
+/// The shard files under `dest/search/` that are not among `keep` (paths relative to `dest`):
+/// what an earlier index had and this one has not (a run of terms that now starts at another
+/// term, an entries' shard past the end), for an update in place to remove.
+pub(crate) fn stale(dest: &Path, keep: &HashSet<&str>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["t", "d", "a", "l"] {
+        let Ok(list) = std::fs::read_dir(dest.join("search").join(dir)) else {
+            continue;
+        };
+        for e in list.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !keep.contains(format!("search/{dir}/{name}").as_str()) {
+                out.push(e.path());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::format::Doc;
+
+    fn index(terms: &[&str]) -> Index {
+        Index {
+            v: 2,
+            docs: vec![Doc("a".into(), "x".into(), vec![], vec![])],
+            arts: vec![],
+            terms: terms.iter().map(|t| t.to_string()).collect(),
+            post: terms.iter().map(|_| vec![0, 50]).collect(),
+        }
+    }
+
+    #[test]
+    fn runs_cover_every_term_once_in_order() {
+        let terms: Vec<String> = (0..5000).map(|i| format!("term{i:05}")).collect();
+        let refs: Vec<&str> = terms.iter().map(String::as_str).collect();
+        let r = runs(&index(&refs), &Layout::default());
+        assert!(r.len() > 1, "5000 terms make more than one run");
+        assert_eq!(r[0].0, 0);
+        assert_eq!(r.last().map(|x| x.1), Some(5000));
+        assert!(r.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1));
+    }
+
+    #[test]
+    fn a_term_added_changes_few_runs() {
+        let terms: Vec<String> = (0..5000).map(|i| format!("term{i:05}")).collect();
+        let mut more = terms.clone();
+        more.insert(2500, "term02499b".to_string());
+        let firsts = |ts: &[String]| -> HashSet<String> {
+            let refs: Vec<&str> = ts.iter().map(String::as_str).collect();
+            let idx = index(&refs);
+            runs(&idx, &Layout::default())
+                .iter()
+                .map(|r| idx.terms[r.0].clone())
+                .collect()
+        };
+        let (a, b) = (firsts(&terms), firsts(&more));
+        assert!(a.symmetric_difference(&b).count() <= 4, "{a:?} vs {b:?}");
+    }
+}
