@@ -61,6 +61,8 @@ fn build_inner(
         let scope = Scope {
             infer: !opts.no_infer,
             drafts: opts.drafts,
+            // Serve keeps the analysis; a build only needs the links drawn.
+            review: keep,
         };
         let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {

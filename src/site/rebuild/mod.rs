@@ -184,6 +184,7 @@ impl Live {
             &self.cfg,
             !self.opts.no_infer,
             Some(&self.records),
+            true,
             &mut diags,
         );
         diags.sort();
