@@ -35,8 +35,9 @@ use decide::Decisions;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Articles whose link candidates are inferred and decided together.
-const ARTICLE_BATCH: usize = 64;
+/// Articles whose link candidates are inferred and decided together, per thread: an
+/// article against a large catalog has megabytes of candidates, so a batch is kept small.
+const ARTICLES_PER_THREAD: usize = 2;
 
 /// Build the graph: explicit links (checked, broken ones are errors) and, if `infer`, inferred
 /// links scoring at least `cfg.link.threshold`, with the authors' `links: {confirm, reject}`
@@ -70,7 +71,8 @@ pub(crate) fn link_with(
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let ix = infer::articles::Index::new(catalog);
         let mut drawn = decide::Drawn::of(&links);
-        for batch in catalog.articles.chunks(ARTICLE_BATCH) {
+        let batch = (ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
+        for batch in catalog.articles.chunks(batch) {
             let cands = infer::articles::infer(catalog, &ix, batch, &sources, records);
             decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
             if !keep_review {
