@@ -210,6 +210,7 @@ libfuzzer_sys::fuzz_target!(|cat: Catalog| {
         no_infer: false,
         // Draft pages too: more of the build runs on the fuzzer's text.
         drafts: true,
+        progress: None,
     };
     match errbook::site::build(root, &cfg, &opts) {
         Ok(_) => check_pages(&root.join("out")),

@@ -1,11 +1,16 @@
 //! `errbook build`: the whole pipeline into the output directory; on content errors the
-//! diagnostics are printed and the previous output is left as it was.
+//! diagnostics are printed and the previous output is left as it was. On a terminal (and not in
+//! CI), a build that takes longer than a second shows the pages rendered of all.
 
-use errbook::site::BuildOptions;
+use errbook::site::{BuildOptions, OnProgress};
 use errbook::Config;
 use errbook::{Error, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub(crate) fn run(
     root: &Path,
@@ -23,8 +28,18 @@ pub(crate) fn run(
         single_thread,
         no_infer,
         drafts,
+        progress: None,
     };
-    match errbook::site::build(root, &cfg, &opts) {
+    let bar = show_progress().then(Bar::new);
+    let opts = BuildOptions {
+        progress: bar.as_ref().map(Bar::callback),
+        ..opts
+    };
+    let built = errbook::site::build(root, &cfg, &opts);
+    if let Some(b) = bar {
+        b.pb.finish_and_clear();
+    }
+    match built {
         Ok((report, diags)) => {
             super::print_diagnostics(&diags);
             eprintln!(
@@ -50,5 +65,48 @@ pub(crate) fn run(
             Ok(ExitCode::from(1))
         }
         Err(e) => Err(e),
+    }
+}
+
+/// Whether to draw progress: stderr is a terminal and this is not CI (`CI` set).
+fn show_progress() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
+}
+
+/// Pages rendered of all, drawn once the build has taken a second (a quick build shows nothing).
+struct Bar {
+    pb: ProgressBar,
+    start: Instant,
+    shown: Arc<AtomicBool>,
+}
+
+impl Bar {
+    fn new() -> Bar {
+        let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        let style = ProgressStyle::with_template("rendering {bar:30} {pos}/{len} pages {elapsed}");
+        pb.set_style(style.unwrap_or_else(|_| ProgressStyle::default_bar()));
+        Bar {
+            pb,
+            start: Instant::now(),
+            shown: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    fn callback(&self) -> OnProgress {
+        let (pb, start, shown) = (self.pb.clone(), self.start, self.shown.clone());
+        OnProgress(Arc::new(move |done, total| {
+            if !shown.load(Ordering::Relaxed) {
+                if start.elapsed() < Duration::from_secs(1) {
+                    return;
+                }
+                if shown.swap(true, Ordering::AcqRel) {
+                    return;
+                }
+                pb.set_length(total as u64);
+                pb.set_draw_target(ProgressDrawTarget::stderr());
+            }
+            pb.set_position(done as u64);
+        }))
     }
 }

@@ -103,12 +103,21 @@ impl<'a> Decisions<'a> {
         review: &mut Vec<Review>,
         threshold: f64,
     ) {
-        // Links already drawn, by their pair (a scan per candidate was quadratic).
-        let mut at: HashMap<(LinkKind, Node, Node), usize> = links
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (pair_key(l), i))
-            .collect();
+        let mut drawn = Drawn::of(links);
+        self.apply_to(&mut drawn, cands, links, review, threshold);
+    }
+
+    /// `apply`, with `drawn` the index of `links` (kept up to date here): candidates given in
+    /// batches one after the other give what one `apply` of them all gives.
+    pub(crate) fn apply_to(
+        &self,
+        drawn: &mut Drawn,
+        cands: Vec<Link>,
+        links: &mut Vec<Link>,
+        review: &mut Vec<Review>,
+        threshold: f64,
+    ) {
+        let at = &mut drawn.0;
         for mut c in cands {
             if let Some(&i) = at.get(&pair_key(&c)) {
                 let x = &mut links[i];
@@ -200,6 +209,21 @@ impl<'a> Decisions<'a> {
             };
             push_new(links, Link::stated(from, to, kind, Origin::Confirmed));
         }
+    }
+}
+
+/// Links already drawn, by their pair (a scan per candidate was quadratic).
+pub(crate) struct Drawn(HashMap<(LinkKind, Node, Node), usize>);
+
+impl Drawn {
+    pub(crate) fn of(links: &[Link]) -> Drawn {
+        Drawn(
+            links
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (pair_key(l), i))
+                .collect(),
+        )
     }
 }
 

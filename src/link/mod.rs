@@ -35,6 +35,10 @@ use decide::Decisions;
 use std::collections::HashMap;
 use std::path::Path;
 
+/// Articles whose link candidates are inferred and decided together, per thread: an
+/// article against a large catalog has megabytes of candidates, so a batch is kept small.
+const ARTICLES_PER_THREAD: usize = 2;
+
 /// Build the graph: explicit links (checked, broken ones are errors) and, if `infer`, inferred
 /// links scoring at least `cfg.link.threshold`, with the authors' `links: {confirm, reject}`
 /// applied.
@@ -42,12 +46,16 @@ use std::path::Path;
 /// With `records` (fresh verification records), what the snippets printed when they ran counts
 /// too: an article whose snippet's run ended in an entry's error discusses it, and a snippet that
 /// does what a dead end names and failed with the entry's error falls into that dead end.
+///
+/// `keep_review`: keep the candidates left out (`Graph::review`, for `check --links`); a build
+/// has no use for them, and on a large catalog they are most of the graph's memory.
 pub(crate) fn link_with(
     catalog: &Catalog,
     files: &[SourceFile],
     cfg: &Config,
     infer: bool,
     records: Option<&RecordSet>,
+    keep_review: bool,
     diags: &mut Diagnostics,
 ) -> Graph {
     let threshold = cfg.link.threshold;
@@ -56,14 +64,25 @@ pub(crate) fn link_with(
     let decide = Decisions::new(catalog);
     let mut links = explicit::check(catalog, files, diags);
 
-    // Article <-> entry, entry <-> entry.
+    // Article <-> entry, entry <-> entry. The articles' candidates, most of them far below the
+    // threshold, are decided a batch at a time so that memory holds one batch of them.
     if infer {
         let sources: HashMap<&Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let ix = infer::articles::Index::new(catalog);
-        let mut candidates = infer::articles::infer(catalog, &ix, &sources, records);
-        candidates.extend(infer::related::infer(catalog));
-        decide.apply(candidates, &mut links, &mut g.review, threshold);
+        let mut drawn = decide::Drawn::of(&links);
+        let batch = (ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
+        for batch in catalog.articles.chunks(batch) {
+            let cands = infer::articles::infer(catalog, &ix, batch, &sources, records);
+            decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
+            if !keep_review {
+                g.review = Vec::new();
+            }
+        }
+        // The message index is large on a large catalog: gone before the next one is made.
+        drop((ix, sources));
+        let cands = infer::related::infer(catalog);
+        decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
     }
     decide.add_confirmed_without_candidate(&mut links);
 
@@ -77,6 +96,9 @@ pub(crate) fn link_with(
             }
         }
         decide.apply(snips, &mut links, &mut g.review, threshold);
+    }
+    if !keep_review {
+        g.review = Vec::new();
     }
     decide.add_confirmed_snippets(&mut links);
     g.links = links;

@@ -4,6 +4,7 @@
 //! (`duplicate_id`) and between entries and articles (`bad_id`). Parse never reads files.
 
 pub(crate) mod article;
+mod compact;
 pub(crate) mod entry;
 pub(crate) mod frontmatter;
 pub(crate) mod placeholders;
@@ -39,10 +40,16 @@ pub(crate) fn page_of_path(f: &SourceFile) -> Option<crate::core::model::PageRef
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
     let mut d = Diagnostics::default();
     let p = match f.kind {
-        PageKind::Entry => entry::parse(&f.path, &f.text, default_timeout, &mut d)
-            .map(|e| Parsed::Entry(Box::new(e))),
-        PageKind::Article => article::parse(&f.path, &f.text, default_timeout, &mut d)
-            .map(|a| Parsed::Article(Box::new(a))),
+        PageKind::Entry => entry::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut e| {
+            compact::entry(&mut e);
+            Parsed::Entry(Box::new(e))
+        }),
+        PageKind::Article => {
+            article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
+                compact::article(&mut a);
+                Parsed::Article(Box::new(a))
+            })
+        }
     };
     d.extend(placeholders::find(&f.path, &f.text));
     (p.unwrap_or(Parsed::Failed), d)
@@ -59,6 +66,8 @@ pub(crate) fn parse_all(
         .map(|f| parse_file(f, default_timeout))
         .collect();
     let mut cat = Catalog::default();
+    let entries = results.iter().filter(|r| matches!(r.0, Parsed::Entry(_)));
+    cat.entries.reserve_exact(entries.count());
     for ((p, d), f) in results.into_iter().zip(files) {
         diags.extend(d.items);
         match p {

@@ -27,6 +27,7 @@ pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
         Scope {
             infer,
             drafts: true,
+            review: true,
         },
     )
 }
@@ -38,6 +39,8 @@ pub struct Scope {
     pub infer: bool,
     /// Keep the pages marked `draft: true` (a build leaves them out unless `--drafts`).
     pub drafts: bool,
+    /// Keep the inferred links left out, for `check --links` (`Graph::review`).
+    pub review: bool,
 }
 
 /// `analyse`, choosing what it takes in.
@@ -56,7 +59,15 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
     drop(t);
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
-    let graph = crate::link::link_with(&catalog, &files, cfg, infer, Some(&records), &mut diags);
+    let graph = crate::link::link_with(
+        &catalog,
+        &files,
+        cfg,
+        infer,
+        Some(&records),
+        scope.review,
+        &mut diags,
+    );
     drop(t);
     diags.sort();
     Ok(Analysis {

@@ -24,6 +24,19 @@ pub struct BuildOptions {
     pub no_infer: bool,
     /// Build the pages marked `draft: true` too.
     pub drafts: bool,
+    /// Told of each page rendered (the command draws it; the library prints nothing).
+    pub progress: Option<OnProgress>,
+}
+
+/// A build's progress callback: `(pages rendered, pages in all)`, called from the threads that
+/// render, once per page.
+#[derive(Clone)]
+pub struct OnProgress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for OnProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnProgress")
+    }
 }
 
 /// What a build did.
@@ -61,6 +74,8 @@ fn build_inner(
         let scope = Scope {
             infer: !opts.no_infer,
             drafts: opts.drafts,
+            // Serve keeps the analysis; a build only needs the links drawn.
+            review: keep,
         };
         let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {
@@ -76,8 +91,7 @@ fn build_inner(
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts.offline, &stage)
-        {
+        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts, &stage) {
             Ok(counts) => counts,
             Err(e) => {
                 stage.abandon(&e);
@@ -111,10 +125,11 @@ pub(super) fn render_into(
     cfg: &Config,
     analysis: &Analysis,
     records: &RecordSet,
-    offline: bool,
+    opts: &BuildOptions,
     stage: &crate::write::Staging,
 ) -> Result<(usize, usize)> {
     use rayon::prelude::*;
+    let offline = opts.offline;
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
     let mut r = Renderer::new(root, cfg, cat, offline)?;
@@ -124,6 +139,15 @@ pub(super) fn render_into(
     let mode = cfg.build.entry_json;
     let mut paths: Vec<String> = Vec::with_capacity(jobs.len());
     let mut files = 0;
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tell = || {
+        if let Some(OnProgress(f)) = &opts.progress {
+            f(
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+                jobs.len(),
+            );
+        }
+    };
     // Entries of one domain are rendered together when their JSON goes into the domain's file,
     // so that only one domain's JSON is held at a time.
     for group in job_groups(cat, &jobs, mode) {
@@ -139,6 +163,7 @@ pub(super) fn render_into(
                     }
                     (_, json) => json,
                 };
+                tell();
                 Ok((out.path, json))
             })
             .collect::<Result<_>>()?;

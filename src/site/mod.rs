@@ -12,7 +12,7 @@ mod query;
 mod rebuild;
 
 pub use analysis::{analyse, analyse_with, Analysis, Scope};
-pub use build::{build, BuildOptions, BuildReport};
+pub use build::{build, BuildOptions, BuildReport, OnProgress};
 pub use check::{check, explain_links};
 pub use external::{check_external, ExternalOptions};
 pub use query::{search, Answer, Hit, Searcher};

@@ -53,6 +53,7 @@ impl Searcher {
         let scope = super::Scope {
             infer: true,
             drafts: false,
+            review: false,
         };
         let analysis = super::analyse_with(root, cfg, scope)?;
         Ok(Searcher {

@@ -6,6 +6,7 @@ mod common;
 mod runs;
 mod search_cases;
 
+mod build_progress;
 mod cascade;
 mod check_formats;
 mod cli_new;

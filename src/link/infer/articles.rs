@@ -121,16 +121,17 @@ struct Found {
     extent: Extent,
 }
 
-/// Discusses-candidates for every article, any score (the caller applies the threshold).
+/// Discusses-candidates for `articles` (of `catalog`), any score (the caller applies the
+/// threshold). A large catalog's candidates are many: callers take the articles in batches.
 pub(crate) fn infer(
     catalog: &Catalog,
     ix: &Index,
+    articles: &[Article],
     sources: &HashMap<&std::path::Path, &str>,
     records: Option<&RecordSet>,
 ) -> Vec<Link> {
     use rayon::prelude::*;
-    catalog
-        .articles
+    articles
         .par_iter()
         .flat_map_iter(|a| {
             let src = sources.get(a.source.as_path()).copied().unwrap_or("");

@@ -185,6 +185,7 @@ impl Live {
             &self.cfg,
             !self.opts.no_infer,
             Some(&self.records),
+            true,
             &mut diags,
         );
         diags.sort();
