@@ -5,14 +5,15 @@
 //! CSS classes like Hugo's Chroma). `config.toml` builds without a search index,
 //! `config-search.toml` with one (`zola --config config-search.toml build`).
 //!
-//! Hugo's sections are the top-level folders only, so its `errors` list holds every entry; here
-//! each domain folder is a transparent section that is not rendered, which gives the same list.
+//! Hugo's sections are the top-level folders only, so its `errors` list holds every entry. Zola
+//! makes a section of a folder with `_index.md` only, and a transparent one would render its
+//! pages once for itself and once for its parent; so the entries lie flat in `errors/` as
+//! `DOMAIN--SLUG.md`, each with `path` giving it Hugo's URL, `/errors/DOMAIN/SLUG/`.
 
 use super::articles::GenArticle;
 use super::entries::GenEntry;
 use super::writer::Writer;
 use super::Result;
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 const CONFIG: &str = r#"base_url = "https://bench.example.org"
@@ -133,21 +134,8 @@ pub(crate) fn write(w: &Writer, entries: &[GenEntry], articles: &[GenArticle]) -
     w.put("static/style.css", STYLE)?;
     w.put("content/_index.md", "+++\n+++\n")?;
     w.put("content/errors/_index.md", "+++\ntitle = \"Errors\"\n+++\n")?;
-    let domains: BTreeSet<&str> = entries.iter().map(|e| e.domain).collect();
-    for d in domains {
-        w.put(
-            &format!("content/errors/{d}/_index.md"),
-            &format!(
-                "+++\ntitle = {}\ntransparent = true\nrender = false\n+++\n",
-                toml_str(d)
-            ),
-        )?;
-    }
     for e in entries {
-        w.put(
-            &format!("content/errors/{}/{}.md", e.domain, e.slug),
-            &entry_file(e),
-        )?;
+        w.put(&format!("content/errors/{}", file_of(e)), &entry_file(e))?;
     }
     if !articles.is_empty() {
         w.put(
@@ -161,10 +149,16 @@ pub(crate) fn write(w: &Writer, entries: &[GenEntry], articles: &[GenArticle]) -
     Ok(())
 }
 
+/// An entry's file under `content/errors/`: Hugo's `DOMAIN/SLUG.md` made flat.
+fn file_of(e: &GenEntry) -> String {
+    format!("{}--{}.md", e.domain, e.slug)
+}
+
 fn entry_file(e: &GenEntry) -> String {
     let mut s = String::with_capacity(e.body.len() + 400);
     s.push_str("+++\n");
     let _ = writeln!(s, "title = {}", toml_str(&e.message));
+    let _ = writeln!(s, "path = \"errors/{}/{}\"", e.domain, e.slug);
     s.push_str("\n[taxonomies]\n");
     let _ = writeln!(s, "domains = [{}]", toml_str(e.domain));
     let _ = writeln!(s, "categories = [{}]", toml_str(e.category));
