@@ -1,5 +1,5 @@
 //! `errbook-synth`: the generated catalog passes `errbook check`, and the generator is
-//! deterministic (two runs with the same arguments write the same bytes, in all three sites).
+//! deterministic (two runs with the same arguments write the same bytes, in all four sites).
 
 use crate::common::{errbook, files, repo};
 use std::path::Path;
@@ -96,12 +96,15 @@ fn entries_follow_the_layout_and_cross_reference() {
             text.len()
         );
     }
-    // Hugo and mdBook get the same pages.
+    // Hugo, Zola and mdBook get the same pages.
     let hugo = files(&tmp.path().join("hugo/content"));
+    let zola = files(&tmp.path().join("zola/content"));
     let book = files(&tmp.path().join("mdbook/src"));
     for f in all.iter() {
         assert!(hugo.contains(f), "hugo lacks {f}");
+        assert!(zola.contains(&zola_file(f)), "zola lacks {f}");
         assert!(book.contains(f), "mdbook lacks {f}");
+        zola_page_matches_hugo(tmp.path(), f);
     }
     // SUMMARY.md: the introduction, one chapter per domain, then every page.
     let domains: std::collections::BTreeSet<&str> = all
@@ -115,6 +118,45 @@ fn entries_follow_the_layout_and_cross_reference() {
         1 + domains.len() + all.len(),
         "{summary}"
     );
+}
+
+/// Zola's file of a page: entries lie flat in errors/ as DOMAIN--SLUG.md (their `path` keeps the
+/// URL), articles as they are.
+fn zola_file(f: &str) -> String {
+    match f.strip_prefix("errors/") {
+        Some(rest) => format!("errors/{}", rest.replacen('/', "--", 1)),
+        None => f.to_string(),
+    }
+}
+
+/// A Zola page: TOML front matter with Hugo's title, URL, taxonomies and cross-links, then
+/// Hugo's body.
+fn zola_page_matches_hugo(out: &Path, f: &str) {
+    let zola = crate::common::read(&out.join("zola/content"), &zola_file(f));
+    let hugo = crate::common::read(&out.join("hugo/content"), f);
+    let rest = zola
+        .strip_prefix("+++\n")
+        .unwrap_or_else(|| panic!("{f}: no +++"));
+    let (front, body) = rest
+        .split_once("+++\n")
+        .unwrap_or_else(|| panic!("{f}: no end"));
+    let (_, hugo_body) = hugo[4..].split_once("---\n").unwrap();
+    assert_eq!(body, hugo_body, "{f}: body differs from Hugo's");
+    let fm: toml::Table = toml::from_str(front).unwrap_or_else(|e| panic!("{f}: {e}\n{front}"));
+    let title = fm["title"].as_str().unwrap();
+    assert!(
+        hugo.contains(&format!("title: {title:?}")),
+        "{f}: title {title:?}"
+    );
+    if f.starts_with("errors/") {
+        let domain = &fm["taxonomies"]["domains"][0];
+        assert_eq!(Some(f.split('/').nth(1).unwrap()), domain.as_str(), "{f}");
+        let path = f.trim_end_matches(".md");
+        assert_eq!(fm["path"].as_str(), Some(path), "{f}");
+    } else {
+        assert!(fm["date"].is_datetime(), "{f}: date {:?}", fm["date"]);
+        assert!(!fm["extra"]["errors"].as_array().unwrap().is_empty(), "{f}");
+    }
 }
 
 #[test]

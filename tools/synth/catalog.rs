@@ -1,9 +1,9 @@
 //! Synthetic catalogs for the benchmark: N entries and M articles drawn from a seeded generator
-//! (same arguments, same bytes), written as an errbook catalog, a Hugo site and an mdBook with
-//! the same Markdown pages.
+//! (same arguments, same bytes), written as an errbook catalog, a Hugo site, a Zola site and an
+//! mdBook with the same Markdown pages.
 
 use super::writer::Writer;
-use super::{articles, entries, hugo, mdbook, IoContext, Result};
+use super::{articles, entries, hugo, mdbook, zola, IoContext, Result};
 use std::path::Path;
 
 /// Which sites to write.
@@ -11,6 +11,7 @@ use std::path::Path;
 pub(crate) enum Site {
     Errbook,
     Hugo,
+    Zola,
     Mdbook,
 }
 
@@ -57,6 +58,14 @@ impl Synth {
 
     pub(crate) fn write_hugo(&self, dir: &Path) -> Result<()> {
         hugo::write(
+            &Writer::new(dir.to_path_buf()),
+            &self.entries,
+            &self.articles,
+        )
+    }
+
+    pub(crate) fn write_zola(&self, dir: &Path) -> Result<()> {
+        zola::write(
             &Writer::new(dir.to_path_buf()),
             &self.entries,
             &self.articles,

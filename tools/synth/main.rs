@@ -1,6 +1,7 @@
 //! `errbook-synth`: the benchmark's catalog generator, kept out of the errbook library that users
 //! link. It writes a deterministic synthetic catalog (same arguments, same bytes) as an errbook
-//! catalog, a Hugo site and an mdBook with the same pages: OUT/errbook, OUT/hugo, OUT/mdbook.
+//! catalog, a Hugo site, a Zola site and an mdBook with the same pages: OUT/errbook, OUT/hugo,
+//! OUT/zola, OUT/mdbook.
 //!
 //!     cargo run --release --bin errbook-synth -- --out /tmp/c --entries 9500 --articles 500
 
@@ -11,6 +12,7 @@ mod hugo;
 mod mdbook;
 mod text;
 mod writer;
+mod zola;
 
 use catalog::Site;
 use clap::Parser;
@@ -31,11 +33,11 @@ impl<T> IoContext<T> for std::io::Result<T> {
     }
 }
 
-/// Write a deterministic synthetic catalog (for benchmarks), also as Hugo and mdBook sources.
+/// Write a deterministic synthetic catalog (for benchmarks), also as Hugo, Zola and mdBook sources.
 #[derive(Parser, Debug)]
 #[command(name = "errbook-synth", version)]
 struct Args {
-    /// Output folder (gets errbook/, hugo/ and mdbook/ sites).
+    /// Output folder (gets errbook/, hugo/, zola/ and mdbook/ sites).
     #[arg(long)]
     out: PathBuf,
     /// Number of structured entries.
@@ -48,7 +50,11 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Which sites to write (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "errbook,hugo,mdbook")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "errbook,hugo,zola,mdbook"
+    )]
     sites: Vec<SiteArg>,
     /// The theme copied into the errbook catalog as themes/default.
     #[arg(long, default_value = "themes/default")]
@@ -59,6 +65,7 @@ struct Args {
 enum SiteArg {
     Errbook,
     Hugo,
+    Zola,
     Mdbook,
 }
 
@@ -79,6 +86,7 @@ fn run(args: Args) -> Result<()> {
         .map(|s| match s {
             SiteArg::Errbook => Site::Errbook,
             SiteArg::Hugo => Site::Hugo,
+            SiteArg::Zola => Site::Zola,
             SiteArg::Mdbook => Site::Mdbook,
         })
         .collect();
@@ -93,6 +101,7 @@ fn run(args: Args) -> Result<()> {
         match site {
             Site::Errbook => s.write_errbook(&args.out.join("errbook"), &args.theme)?,
             Site::Hugo => s.write_hugo(&args.out.join("hugo"))?,
+            Site::Zola => s.write_zola(&args.out.join("zola"))?,
             Site::Mdbook => s.write_mdbook(&args.out.join("mdbook"))?,
         }
     }
