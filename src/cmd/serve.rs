@@ -61,6 +61,7 @@ fn print(root: &Path, open: bool, e: Event) {
         } => {
             super::print_diagnostics(&diags);
             eprintln!("built: {pages} pages in {millis} ms");
+            print_timings();
         }
         Event::ContentFailed { errors, diags } => {
             super::print_diagnostics(&diags);
@@ -81,8 +82,16 @@ fn print(root: &Path, open: bool, e: Event) {
             }
             let full = if full { " (full build)" } else { "" };
             eprintln!("{rendered} files rendered, {written} changed on disk{full}");
+            print_timings();
         }
         Event::WatchError(e) => eprintln!("watch error: {e}"),
         Event::HttpStopped(e) => eprintln!("serve: the HTTP server stopped: {e}"),
+    }
+}
+
+/// With ERRBOOK_TIMINGS=1, where the last build's or update's time went.
+fn print_timings() {
+    for (stage, ms) in errbook::timings::take() {
+        eprintln!("timing: {stage:<14} {ms:>8.1} ms");
     }
 }

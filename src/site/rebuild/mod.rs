@@ -179,6 +179,7 @@ impl Live {
         }
         let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
+        let relink = crate::core::timings::stage("update: link");
         next.graph = crate::link::link_with(
             &next.catalog,
             &next.files,
@@ -188,6 +189,7 @@ impl Live {
             true,
             &mut diags,
         );
+        drop(relink);
         diags.sort();
         if diags.has_errors() {
             self.analysis = edit.revert(next);

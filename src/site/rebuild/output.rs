@@ -85,6 +85,7 @@ impl Live {
     /// Render the affected pages and every catalog-wide file; write what changed.
     pub(super) fn write_affected(&self, next: &Analysis, ch: &Changes) -> Result<Update> {
         use rayon::prelude::*;
+        let pages = crate::core::timings::stage("update: pages");
         let r = self.renderer(next)?;
         let resolver = Resolver::new(&next.catalog, &next.graph, &self.records);
         let cat = &next.catalog;
@@ -125,6 +126,7 @@ impl Live {
             }
         }
         out.extend(self.entry_json_files(json)?);
+        drop(pages);
         let want = Wanted {
             catalog: ch.listed || ch.graph,
             links: ch.graph,
@@ -134,6 +136,7 @@ impl Live {
         };
         let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
         let dest = &self.opts.dest;
+        let _write = crate::core::timings::stage("update: write");
         // The search index's shards that this one no longer has.
         let keep: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
         for p in crate::search::stale_shards(dest, &keep) {
