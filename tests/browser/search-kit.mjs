@@ -4,24 +4,14 @@
 
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+import { REPO, ERRBOOK, tempDir, errbook, freePort, serve, launch } from "./harness.mjs";
+
+export { REPO, ERRBOOK, tempDir, errbook, freePort, serve };
 export const FIXTURE = path.join(REPO, "tests/fixtures/search");
-export const CHROMIUM = process.env.CHROMIUM_BIN || "/usr/bin/chromium";
-export const ERRBOOK = (() => {
-  if (process.env.ERRBOOK_BIN) return path.resolve(REPO, process.env.ERRBOOK_BIN);
-  for (const p of ["target/debug/errbook", "target/release/errbook"]) {
-    if (fs.existsSync(path.join(REPO, p))) return path.join(REPO, p);
-  }
-  throw new Error("no errbook binary: run `cargo build` or set ERRBOOK_BIN");
-})();
 export const STEP_MS = 15_000; // any one wait of the page
 export const TEST_MS = 90_000; // any one test
 
@@ -78,10 +68,6 @@ export const squash = (s) => s.replace(/\s+/g, " ").trim();
 
 // ---- errbook ----------------------------------------------------------------------------
 
-export function tempDir(tag) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `errbook-browser-${tag}-`));
-}
-
 /** The search fixture with the repository's theme, as tests/search_cli.rs's site_copy makes it. */
 export function fixtureSite(tmp) {
   const site = path.join(tmp, "site");
@@ -101,85 +87,17 @@ export function seedSite(tmp) {
   return site;
 }
 
-export function errbook(...args) {
-  const r = spawnSync(ERRBOOK, args, { encoding: "utf8", timeout: 120_000 });
-  assert.equal(r.status, 0, `errbook ${args.join(" ")} failed (${r.error || "status " + r.status}):\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
-
 export function buildOffline(site, out) {
   errbook("--root", site, "build", "--offline", "-d", out);
   assert.ok(fs.existsSync(path.join(out, "index.html")), "the offline build wrote no index.html");
   return out;
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-export const servers = new Set();
-export function killServers() {
-  for (const p of servers) {
-    try { p.kill("SIGKILL"); } catch { /* gone */ }
-  }
-}
-process.on("exit", killServers);
-for (const sig of ["SIGINT", "SIGTERM"]) process.once(sig, () => { killServers(); process.exit(130); });
-
-/** `errbook --root site serve -p PORT`, resolved once its stderr says "serving". */
-export async function serve(site) {
-  const port = await freePort();
-  const proc = spawn(ERRBOOK, ["--root", site, "serve", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
-  servers.add(proc);
-  let log = "";
-  const exited = new Promise((resolve) => proc.once("exit", (code, sig) => { servers.delete(proc); resolve({ code, sig }); }));
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`errbook serve did not say "serving" within 60 s:\n${log}`)), 60_000);
-    // Read stderr to the end, always: a full pipe would stall the server.
-    proc.stderr.setEncoding("utf8");
-    proc.stderr.on("data", (d) => {
-      log += d;
-      if (/serving/.test(log)) { clearTimeout(timer); resolve(); }
-    });
-    proc.once("error", (e) => { clearTimeout(timer); reject(e); });
-    exited.then(({ code, sig }) => { clearTimeout(timer); reject(new Error(`errbook serve exited (${code ?? sig}) before serving:\n${log}`)); });
-  });
-  return {
-    base: `http://127.0.0.1:${port}`,
-    log: () => log,
-    async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        proc.kill("SIGTERM");
-        const t = setTimeout(() => proc.kill("SIGKILL"), 3000);
-        await exited;
-        clearTimeout(t);
-      }
-    },
-  };
-}
-
 // ---- the browser ------------------------------------------------------------------------
 
 let browser;
 before(async () => {
-  assert.ok(fs.existsSync(CHROMIUM), `no chromium at ${CHROMIUM} (Debian: apt-get install chromium)`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  browser = await launch();
 });
 after(async () => {
   if (browser) await browser.close();
