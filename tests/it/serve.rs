@@ -98,15 +98,21 @@ fn spawn(cmd: &mut Command) -> (Server, Receiver<String>, Vec<String>) {
             let _ = tx.send(line);
         }
     });
-    let mut seen = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !seen.iter().any(|l: &String| l.starts_with("serving ")) {
-        seen.push(
-            rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .unwrap_or_else(|_| panic!("serve started: {seen:?}")),
-        );
-    }
+    let seen = read_until(&rx, |l| l.starts_with("serving "));
     (server, rx, seen)
+}
+
+/// Lines of `rx` up to and including the first for which `done` holds (at most 60 s).
+fn read_until(rx: &Receiver<String>, done: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !seen.last().is_some_and(|l| done(l)) {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(line) => seen.push(line),
+            Err(e) => panic!("{e} waiting on serve's output: {seen:?}"),
+        }
+    }
+    seen
 }
 
 /// Pages with live reload injected, 404.html for unknown paths, nothing outside the site.
@@ -269,14 +275,7 @@ fn an_edit_served_from_the_catalogs_folder_is_incremental() {
         src.replace("## Root Cause\n\n", "## Root Cause\n\nEDITED-MARKER "),
     )
     .unwrap();
-    let mut seen = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !seen.iter().any(|l: &String| l.contains("files rendered")) {
-        seen.push(
-            rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .unwrap_or_else(|e| panic!("no update ({e}): {seen:?}")),
-        );
-    }
+    let seen = read_until(&rx, |l| l.contains("files rendered"));
     assert!(
         seen.iter()
             .any(|l| l == "changed: content/errors/pytorch/dataset-worker-fork-cuda.md"),
