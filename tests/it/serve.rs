@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -56,15 +56,19 @@ fn copy_site() -> tempfile::TempDir {
     t
 }
 
+/// The seed's entry in a copy of the site, and its text.
+fn seed_entry(site: &Path) -> (PathBuf, String) {
+    let entry = site.join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let src = std::fs::read_to_string(&entry).unwrap();
+    (entry, src)
+}
+
 #[test]
 fn serves_pages_and_rebuilds_on_change() {
     let site = copy_site();
     let (_server, base) = start(site.path());
     serves_pages(&base);
-    let entry = site
-        .path()
-        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
-    let src = std::fs::read_to_string(&entry).unwrap();
+    let (entry, src) = seed_entry(site.path());
     let generation = good_edit_is_served(&base, &entry, &src);
     bad_edit_keeps_the_old_site(&base, &entry, &src, generation);
 }
@@ -189,10 +193,7 @@ fn bad_edit_keeps_the_old_site(base: &str, entry: &Path, src: &str, gen1: u64) {
 #[test]
 fn a_broken_start_shows_the_errors_and_recovers() {
     let site = copy_site();
-    let entry = site
-        .path()
-        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
-    let src = std::fs::read_to_string(&entry).unwrap();
+    let (entry, src) = seed_entry(site.path());
     std::fs::write(
         &entry,
         src.replace("**Fix Rate:** 90%", "**Fix Rate:** 190%"),
@@ -266,10 +267,7 @@ fn an_edit_served_from_the_catalogs_folder_is_incremental() {
             .current_dir(site.path())
             .args(["serve", "-p", &port.to_string()]),
     );
-    let entry = site
-        .path()
-        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
-    let src = std::fs::read_to_string(&entry).unwrap();
+    let (entry, src) = seed_entry(site.path());
     std::fs::write(
         &entry,
         src.replace("## Root Cause\n\n", "## Root Cause\n\nEDITED-MARKER "),

@@ -201,24 +201,9 @@ fn toml_list(items: &[String]) -> String {
         .join(", ")
 }
 
-/// A TOML basic string: quotes, backslashes and control characters escaped.
+/// `s` as a TOML string, escaped by the toml crate's writer.
 fn toml_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04X}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    toml::Value::String(s.to_string()).to_string()
 }
 
 #[cfg(test)]
@@ -227,7 +212,9 @@ mod tests {
 
     #[test]
     fn toml_strings_are_escaped() {
-        assert_eq!(toml_str(r#"a "b" \c"#), r#""a \"b\" \\c""#);
-        assert_eq!(toml_str("x\ny\u{1}"), r#""x\ny\u0001""#);
+        for s in [r#"a "b" \c"#, "x\ny\u{1}", "it's '''quoted'''"] {
+            let doc: toml::Table = toml::from_str(&format!("v = {}", toml_str(s))).unwrap();
+            assert_eq!(doc["v"].as_str(), Some(s), "{}", toml_str(s));
+        }
     }
 }
