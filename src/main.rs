@@ -97,8 +97,8 @@ fn main() -> ExitCode {
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };
-    for (stage, ms) in errbook::timings::take() {
-        eprintln!("timing: {stage:<8} {ms:>8.1} ms");
+    for note in errbook::timings::take() {
+        eprintln!("timing: {note:8}");
     }
     match result {
         Ok(code) => code,

@@ -91,7 +91,7 @@ fn print(root: &Path, open: bool, e: Event) {
 
 /// With ERRBOOK_TIMINGS=1, where the last build's or update's time went.
 fn print_timings() {
-    for (stage, ms) in errbook::timings::take() {
-        eprintln!("timing: {stage:<14} {ms:>8.1} ms");
+    for note in errbook::timings::take() {
+        eprintln!("timing: {note:14}");
     }
 }

@@ -128,7 +128,6 @@ pub(super) fn render_into(
     opts: &BuildOptions,
     stage: &crate::write::Staging,
 ) -> Result<(usize, usize)> {
-    use rayon::prelude::*;
     let offline = opts.offline;
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
@@ -137,8 +136,6 @@ pub(super) fn render_into(
     let resolver = Resolver::new(cat, &analysis.graph, records);
     let jobs = jobs(cat, r.lists.pages.len());
     let mode = cfg.build.entry_json;
-    let mut paths: Vec<String> = Vec::with_capacity(jobs.len());
-    let mut files = 0;
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tell = || {
         if let Some(OnProgress(f)) = &opts.progress {
@@ -148,13 +145,64 @@ pub(super) fn render_into(
             );
         }
     };
+    // The search index needs only the model and the graph: it is built while the pages render,
+    // so that its serial parts run beside them rather than after.
+    let (rendered, search) = rayon::join(
+        || render_groups(&r, &resolver, stage, &jobs, mode, &tell),
+        || {
+            let _t = crate::core::timings::stage("  search");
+            crate::search::output_files(cat, &analysis.graph, cfg, offline)
+        },
+    );
+    let (paths, mut files) = rendered?;
+    let search = search?;
+    drop(t);
+
+    // Feeds, search index, theme and site files.
+    let t = crate::core::timings::stage("index");
+    let want = Wanted {
+        search: false,
+        ..Wanted::ALL
+    };
+    let mut extra = catalog_files(cfg, &resolver, &paths, offline, want)?;
+    extra.extend(search);
+    let (light, dark) = crate::render::highlight::stylesheets()?;
+    extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
+    extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
+    for f in &extra {
+        stage.write(&f.path, &f.bytes)?;
+    }
+    files += extra.len();
+    for (rel, bytes) in &r.theme_files {
+        stage.write(&format!("theme/{rel}"), bytes)?;
+    }
+    files += r.theme_files.len();
+    files += stage.copy_tree(&root.join("static"), "")?;
+    drop(t);
+    Ok((paths.len(), files))
+}
+
+/// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as
+/// `mode` asks; returns each page's site path and the number of files written.
+fn render_groups(
+    r: &Renderer<'_>,
+    resolver: &Resolver<'_>,
+    stage: &crate::write::Staging,
+    jobs: &[Job],
+    mode: EntryJson,
+    tell: &(dyn Fn() + Sync),
+) -> Result<(Vec<String>, usize)> {
+    use rayon::prelude::*;
+    let cat = resolver.catalog;
+    let mut paths: Vec<String> = Vec::with_capacity(jobs.len());
+    let mut files = 0;
     // Entries of one domain are rendered together when their JSON goes into the domain's file,
     // so that only one domain's JSON is held at a time.
-    for group in job_groups(cat, &jobs, mode) {
+    for group in job_groups(cat, jobs, mode) {
         let outs: Vec<(String, Option<Vec<u8>>)> = group
             .par_iter()
             .map(|j| {
-                let out = run_job(&r, &resolver, j)?;
+                let out = run_job(r, resolver, j)?;
                 stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
                 let json = match (*j, out.json) {
                     (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
@@ -188,25 +236,7 @@ pub(super) fn render_into(
         files += cat.entries.len();
     }
     files += paths.len();
-    drop(t);
-
-    // Feeds, search index, theme and site files.
-    let t = crate::core::timings::stage("index");
-    let mut extra = catalog_files(cfg, &resolver, &paths, offline, Wanted::ALL)?;
-    let (light, dark) = crate::render::highlight::stylesheets()?;
-    extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
-    extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
-    for f in &extra {
-        stage.write(&f.path, &f.bytes)?;
-    }
-    files += extra.len();
-    for (rel, bytes) in &r.theme_files {
-        stage.write(&format!("theme/{rel}"), bytes)?;
-    }
-    files += r.theme_files.len();
-    files += stage.copy_tree(&root.join("static"), "")?;
-    drop(t);
-    Ok((paths.len(), files))
+    Ok((paths, files))
 }
 
 /// One unit of rendering work; each resolves its view in the worker that renders it.
