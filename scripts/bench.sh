@@ -26,7 +26,11 @@
 # one file per entry; `domains` gives about one file per page), ZOLA_BIN (a Zola binary to use),
 # ZOLA_SRC (a Zola git directory, bare or not, or a checkout, to build from instead of cloning
 # https://github.com/getzola/zola), ZOLA_TAG (default v0.22.1, the newest release when this was
-# written and the one issue #17 measured).
+# written and the one issue #17 measured), FIRST_QUERIES (default 30: pasted and as many
+# typed queries for scripts/search-bench/first-query.mjs on the largest of SIZES, hosted and
+# from file:// (an --offline build of it); 0 skips; needs Chromium, node and playwright-core,
+# installed when missing), FIRST_QUERIES_BIG (default 10: the same on each BIG site, hosted only,
+# before it is deleted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -89,12 +93,43 @@ SYNTH="${CARGO_TARGET_DIR:-$REPO/target}/release/errbook-synth"
 
 RESULTS="$WORK/results.tsv"
 : > "$RESULTS"
+: > "$WORK/first-query.tsv"
 CPUS=$(nproc)
 peers=""
 uses hugo && peers="$peers, $(hugo version | cut -d' ' -f1-2)"
 uses zola && peers="$peers, $("$ZOLA" --version)"
 uses mdbook && peers="$peers, mdbook $(mdbook --version | awk '{print $2}')"
 say "machine: $CPUS cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)$peers; errbook $ERRBOOK ($(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+
+# --- first queries ---------------------------------------------------------------------------
+# first_query LABEL N HOSTED [OFFLINE]: what a page's first query fetches (gzip bytes) and how
+# long it takes in Chromium (scripts/search-bench/first-query.mjs); one line to first-query.tsv.
+FIRST_QUERIES=${FIRST_QUERIES:-30}
+FIRST_QUERIES_BIG=${FIRST_QUERIES_BIG:-10}
+first_query_tools() {
+  [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || apt_install chromium
+  command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+  if [ ! -d "$REPO/scripts/search-bench/node_modules/playwright-core" ]; then
+    say "installing playwright-core (npm ci; no browser is downloaded)"
+    (cd "$REPO/scripts/search-bench" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+  fi
+}
+first_query() {
+  local label=$1 n=$2 hosted=$3 offline=${4:-}
+  [ "$n" -gt 0 ] || return 0
+  first_query_tools
+  say "first queries on $label: $n pasted, $n typed${offline:+, hosted and file://}"
+  if ! node "$REPO/scripts/search-bench/first-query.mjs" --hosted "$hosted" ${offline:+--offline "$offline"} \
+      --queries "$n" --json "$WORK/first-query.json" >"$WORK/first-query.log" 2>&1; then
+    say "first-query.mjs failed on $label (see $WORK/first-query.log)"; return 0
+  fi
+  python3 - "$label" "$WORK/first-query.json" >>"$WORK/first-query.tsv" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[2]))["rows"]
+for r in rows:
+    print("\t".join(str(x) for x in (sys.argv[1], r["mode"], r["kind"], r["bytes_median"], r["bytes_max"], round(r["ms_median"], 1), round(r["ms_p90"], 1))))
+PY
+}
 
 # --- catalogs ------------------------------------------------------------------------------
 synth() { # pages dir [sites]
@@ -179,6 +214,14 @@ for size in $SIZES; do
   rm -rf "$WORK/$size"/out-{hugo,zola,zola-search,mdbook}
 done
 
+# The largest catalog's first queries, hosted and offline (its errbook output is still there).
+last_size=${SIZES##* }
+if [ "$FIRST_QUERIES" -gt 0 ] && [ -d "$WORK/$last_size/out-errbook" ]; then
+  "$ERRBOOK" --root "$WORK/$last_size/errbook" build --offline -d "$WORK/$last_size/out-offline" >/dev/null 2>&1
+  first_query "$last_size pages" "$FIRST_QUERIES" "$WORK/$last_size/out-errbook" "$WORK/$last_size/out-offline"
+  rm -rf "$WORK/$last_size/out-offline"
+fi
+
 # --- errbook alone on larger catalogs -------------------------------------------------------
 # Each size's peak memory and output bytes are estimated from the size before (linearly; the
 # first from the largest of SIZES); a size that would not fit in the memory available now (or
@@ -217,6 +260,7 @@ for n in $BIG; do
   entry_json "$d/errbook"
   say "catalog of $n entries: building"
   measure "big-$n" errbook "$d/out" "$ERRBOOK" --root "$d/errbook" build -d "$d/out"
+  first_query "$n entries" "$FIRST_QUERIES_BIG" "$d/out"
   prev_n=$n
   prev_kib=$(tail -1 "$RESULTS" | cut -f4)
   prev_bytes=$(tail -1 "$RESULTS" | cut -f5)
@@ -231,10 +275,11 @@ if "$ERRBOOK" serve --help >/dev/null 2>&1 && [ -d "$WORK/$last/errbook" ]; then
 fi
 
 # --- table ---------------------------------------------------------------------------------
-python3 - "$RESULTS" "$INCR" "$last" <<'PY'
+python3 - "$RESULTS" "$INCR" "$last" "$WORK/first-query.tsv" <<'PY'
 import re, sys, statistics as st
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 incr, last = sys.argv[2], sys.argv[3]
+firsts = [l.rstrip("\n").split("\t") for l in open(sys.argv[4]) if l.strip()]
 data = {}
 for size, tool, ms, kib, b, files, run in rows:
     data.setdefault((size, tool), []).append((int(ms), int(kib), int(b), int(files), int(run)))
@@ -292,4 +337,9 @@ if m:
     print(f"  edit -> whole update written:  {whole} (serve's `built: N pages in M ms`: every output the edit changes)")
 else:
     print(f": {incr}")
+if firsts:
+    print(f"\nfirst query in Chromium (scripts/search-bench/first-query.mjs: each query in a new browser context, gzip bytes of the search files it fetched)")
+    print(f"{'site':<18} {'mode':<8} {'kind':<7} {'bytes median':>13} {'max':>9} {'time median':>12} {'p90':>8}")
+    for label, mode, kind, bmed, bmax, ms, p90 in firsts:
+        print(f"{label:<18} {mode:<8} {kind:<7} {int(bmed)/1e6:>10.3f} MB {int(bmax)/1e6:>6.3f} MB {float(ms):>9.1f} ms {float(p90):>5.1f} ms")
 PY

@@ -5,7 +5,9 @@
 // HTTP server on 127.0.0.1) and offline (the --offline build opened from file://, the shards
 // loaded by <script> tags: the bytes are what the page read from disk, gzipped for comparison).
 //
-//   node first-query.mjs --hosted OUT --offline OUT [--queries N] [--seed N] [--json FILE]
+//   node first-query.mjs --hosted OUT [--offline OUT] [--queries N] [--seed N] [--json FILE]
+//
+// Without --offline only the hosted build is measured (a large catalog built once).
 //
 // Each query runs in a new browser context (nothing cached), after the page loaded. Queries:
 // N pasted messages of entries drawn from the catalog (seeded), and N typed ones (the first
@@ -29,7 +31,7 @@ const N = +opt("queries", 30);
 const SEED = +opt("seed", 1);
 const JSON_OUT = opt("json", null);
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-if (!HOSTED || !OFFLINE) { console.error("usage: first-query.mjs --hosted OUT --offline OUT [--queries N]"); process.exit(2); }
+if (!HOSTED) { console.error("usage: first-query.mjs --hosted OUT [--offline OUT] [--queries N]"); process.exit(2); }
 
 // ---- the queries ----------------------------------------------------------------------------
 const manifest = JSON.parse(fs.readFileSync(path.join(HOSTED, "search/m.json"), "utf8"));
@@ -95,13 +97,13 @@ async function first(url, fileOf, q) {
 }
 
 const hostedFile = (u) => u.startsWith(BASE + "/search/") ? path.join(HOSTED, new URL(u).pathname) : null;
-const offDir = pathToFileURL(path.resolve(OFFLINE)).href;
-const offlineFile = (u) => u.startsWith(offDir + "/search/") ? fileURLToPath(u) : null;
+const offDir = OFFLINE ? pathToFileURL(path.resolve(OFFLINE)).href : null;
+const offlineFile = (u) => offDir && u.startsWith(offDir + "/search/") ? fileURLToPath(u) : null;
 
 const runs = { hosted: [], offline: [] };
 for (const q of queries) {
   runs.hosted.push({ kind: q.kind, ...(await first(`${BASE}/index.html`, hostedFile, q)) });
-  runs.offline.push({ kind: q.kind, ...(await first(`${offDir}/index.html`, offlineFile, q)) });
+  if (offDir) runs.offline.push({ kind: q.kind, ...(await first(`${offDir}/index.html`, offlineFile, q)) });
 }
 await browser.close();
 server.close();
@@ -112,7 +114,7 @@ const kb = (b) => (b / 1e6).toFixed(3) + " MB";
 console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new browser context (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
 console.log("mode     kind    bytes (gzip) median / max       files median / max   time ms median / p90 / max   ranking alone ms median / max");
 const rows = [];
-for (const mode of ["hosted", "offline"]) {
+for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
   for (const kind of ["pasted", "typed"]) {
     const r = runs[mode].filter((x) => x.kind === kind);
     const row = {
@@ -128,6 +130,8 @@ for (const mode of ["hosted", "offline"]) {
       `${row.rank_median.toFixed(1)} / ${row.rank_max.toFixed(1)}`);
   }
 }
-const agree = runs.hosted.every((h, i) => h.top === runs.offline[i].top);
-console.log(`hosted and offline answers agree: ${agree}`);
+if (OFFLINE) {
+  const agree = runs.hosted.every((h, i) => h.top === runs.offline[i].top);
+  console.log(`hosted and offline answers agree: ${agree}`);
+}
 if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ rows, queries, runs }, null, 1));
