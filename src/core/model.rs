@@ -242,13 +242,23 @@ pub struct Snippet {
     pub info: String,
     /// Code as it runs: hidden setup lines included (their marker removed).
     pub code: String,
-    /// Code as readers see it: hidden lines removed.
-    pub display: String,
+    /// Code as readers see it (hidden lines removed), only where it differs from `code`: most
+    /// blocks have no hidden line, and a second copy of every block's code was a tenth of a
+    /// large catalog's model. `Snippet::shown` reads it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
     /// 1-based line of the opening fence in the source file.
     pub line: usize,
     /// The nearest heading or bold label before the block ("Example 1: The Problematic Approach").
     pub label: Option<String>,
     pub run: Option<RunSpec>,
+}
+
+impl Snippet {
+    /// The code as readers see it: hidden setup lines removed.
+    pub fn shown(&self) -> &str {
+        self.display.as_deref().unwrap_or(&self.code)
+    }
 }
 
 /// What a runnable snippet's info string declares.

@@ -77,15 +77,10 @@ fn links(l: &mut LinkOverrides) {
 
 fn snippets(v: &mut Vec<Snippet>) {
     for s in v.iter_mut() {
-        for t in [
-            &mut s.id,
-            &mut s.lang,
-            &mut s.info,
-            &mut s.code,
-            &mut s.display,
-        ] {
+        for t in [&mut s.id, &mut s.lang, &mut s.info, &mut s.code] {
             t.shrink_to_fit();
         }
+        s.display.iter_mut().for_each(String::shrink_to_fit);
         s.label.iter_mut().for_each(String::shrink_to_fit);
     }
     v.shrink_to_fit();

@@ -126,7 +126,7 @@ mod tests {
             lang: "python".into(),
             info: "python run".into(),
             code: code.into(),
-            display: code.into(),
+            display: None,
             line: 1,
             label: None,
             run: Some(RunSpec {

@@ -247,7 +247,7 @@ fn is_block_of(s: &Snippet, info: &str, text: &str) -> bool {
             .split_inclusive('\n')
             .filter(|l| !l.starts_with(crate::parse::snippet::HIDDEN_PREFIX))
             .collect();
-        shown == s.display
+        shown == s.shown()
     }
 }
 

@@ -172,7 +172,7 @@ impl Memo {
             } else {
                 &s.lang
             };
-            seen.entry(key(lang, &s.display))
+            seen.entry(key(lang, s.shown()))
                 .and_modify(|again| *again = true)
                 .or_insert(false);
         }

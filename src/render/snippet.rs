@@ -27,7 +27,7 @@ pub(crate) fn render(
     } else {
         lang
     };
-    let shown = snippet.map(|s| s.display.as_str()).unwrap_or(text);
+    let shown = snippet.map(|s| s.shown()).unwrap_or(text);
     let code = ctx.r.highlights.highlight(shown, lang);
     let mut out = String::with_capacity(code.len() + 512);
     let anchor = snippet

@@ -160,7 +160,7 @@ fn seed_articles_front_matter_and_snippets() {
         art.snippets[0].label.as_deref(),
         Some("Example 1:  The Problematic Approach")
     );
-    assert!(art.snippets[0].display.contains(
+    assert!(art.snippets[0].shown().contains(
         "dataloader = DataLoader(dataset, batch_size=32, num_workers=4, pin_memory=True)"
     ));
 
@@ -170,7 +170,7 @@ fn seed_articles_front_matter_and_snippets() {
         .expect("article 2");
     assert_eq!(b.snippets.len(), 3);
     assert!(b.snippets[1]
-        .display
+        .shown()
         .contains("mp.set_start_method('spawn')"));
     let c = a
         .catalog

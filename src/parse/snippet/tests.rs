@@ -83,7 +83,7 @@ fn needs_and_gpu_memory_are_read_and_checked() {
 fn hidden_lines_run_but_are_not_shown() {
     let (s, _) = snip("python run", "#@ import os\nprint(os.getpid())\n");
     assert_eq!(s.code, "import os\nprint(os.getpid())\n");
-    assert_eq!(s.display, "print(os.getpid())\n");
+    assert_eq!(s.shown(), "print(os.getpid())\n");
 }
 
 #[test]
