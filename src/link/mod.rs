@@ -69,7 +69,7 @@ pub(crate) fn link_with(
     if infer {
         let sources: HashMap<&Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
-        let ix = infer::articles::Index::new(catalog);
+        let ix = infer::index::Index::new(catalog);
         let mut drawn = decide::Drawn::of(&links);
         let batch = (ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
         for batch in catalog.articles.chunks(batch) {

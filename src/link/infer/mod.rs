@@ -3,6 +3,8 @@
 //! confirm/reject.
 
 pub(crate) mod articles;
+pub(crate) mod index;
+pub(crate) mod keys;
 pub(crate) mod related;
 pub(crate) mod snippets;
 

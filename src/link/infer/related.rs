@@ -5,7 +5,7 @@
 //! cost follows the number of entries that share something, not entries squared.
 
 use super::round2;
-use crate::core::model::Catalog;
+use crate::core::model::{Catalog, Entry};
 use crate::link::code::Kind;
 use crate::link::text;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
@@ -60,8 +60,8 @@ fn words(message: &str) -> BTreeSet<String> {
         .collect()
 }
 
-fn apis(catalog: &Catalog, i: usize) -> BTreeSet<String> {
-    super::snippets::named(catalog, i)
+fn apis(e: &Entry) -> BTreeSet<String> {
+    super::snippets::named_of(e)
         .into_iter()
         .flat_map(|n| n.toks)
         .filter_map(|t| match t.kind {
@@ -71,6 +71,17 @@ fn apis(catalog: &Catalog, i: usize) -> BTreeSet<String> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether `a` and `b` (two versions of one entry) look the same to this inference: the same ID,
+/// message words, API names, error code and category. When every changed entry does, and no
+/// entry came or went, the candidates are what they were.
+pub(crate) fn same_features(a: &Entry, b: &Entry) -> bool {
+    a.id == b.id
+        && a.error_code == b.error_code
+        && a.category == b.category
+        && words(&a.message) == words(&b.message)
+        && apis(a) == apis(b)
 }
 
 /// Related-candidates between entries, at most `PER_ENTRY` per entry, best first.
@@ -130,7 +141,7 @@ impl Features {
         let n = catalog.entries.len();
         let msg: Vec<BTreeSet<String>> =
             catalog.entries.iter().map(|e| words(&e.message)).collect();
-        let api: Vec<BTreeSet<String>> = (0..n).map(|i| apis(catalog, i)).collect();
+        let api: Vec<BTreeSet<String>> = catalog.entries.iter().map(apis).collect();
         let mut df: HashMap<&str, usize> = HashMap::new();
         for w in msg.iter().flatten() {
             *df.entry(w.as_str()).or_default() += 1;
