@@ -14,8 +14,10 @@
 //!   or error code changed (or an entry came or went), every article holding one of its old or
 //!   new message trigrams or its code (`infer::keys`), against a message index made again;
 //!   articles an edited entry's `links:` names (a candidate kept only for a decision);
-//! - related entries, a ranking (each entry's best few): drawn again whole when an edited entry's
-//!   message words, API names, code or category changed, or an entry came or went; else kept;
+//! - related entries, a ranking (each entry's best few): when an edited entry's message words,
+//!   API names, code or category changed, the pairs whose score that can change are scored
+//!   again (`infer::related_kept`; all of them when an entry came or went) and the ranking is
+//!   taken again over every candidate pair;
 //! - code examples: an entry's, when the entry, the articles discussing it, or one of those
 //!   articles changed.
 //!
@@ -24,7 +26,7 @@
 
 use super::decide::{Decisions, Drawn};
 use super::explicit;
-use super::infer::{self, index::Index};
+use super::infer::{self, index::Index, related_kept::Kept};
 use super::{articles_by_entry, Graph, Link, Review};
 use crate::core::config::Config;
 use crate::core::diag::{Diagnostic, Diagnostics};
@@ -68,6 +70,8 @@ pub(crate) struct LinkState {
     /// The entries' message index (`None` without inference).
     index: Option<Index>,
     articles: HashMap<String, ArticleLinks>,
+    /// Related entries: every candidate pair, and the ranking of them (`None` without inference).
+    kept: Option<Kept>,
     related: Vec<Link>,
     /// Each entry's code-example candidates, with the pages they were drawn from.
     snippets: HashMap<String, (Vec<PageRef>, Vec<Link>)>,
@@ -93,6 +97,7 @@ impl LinkState {
             explicit: HashMap::new(),
             index: None,
             articles: HashMap::new(),
+            kept: None,
             related: Vec::new(),
             snippets: HashMap::new(),
         };
@@ -104,7 +109,9 @@ impl LinkState {
             s.index = Some(Index::new(catalog));
             let all: Vec<&Article> = catalog.articles.iter().collect();
             s.infer_articles(catalog, files, records, &all, true);
-            s.related = infer::related::infer(catalog);
+            let kept = Kept::new(catalog);
+            s.related = kept.links(catalog);
+            s.kept = Some(kept);
         }
         let none = BTreeSet::new();
         let g = s.assemble(catalog, records, &none, diags);
@@ -277,10 +284,27 @@ impl LinkState {
 
     fn update_related(&mut self, catalog: &Catalog, changed: &Changed<'_>) {
         let moved = moved_entries(catalog, changed, infer::related::same_features);
-        // A ranking (each entry's best few, taken greedily over the whole catalog): one pair
-        // scoring differently can move pairs anywhere, so it is drawn again whole.
-        if !moved.is_empty() {
-            self.related = infer::related::infer(catalog);
+        if moved.is_empty() {
+            return;
+        }
+        // Positions hold unless an entry came or went; then everything is scored again (every
+        // word's rarity changed with the number of entries).
+        let came_or_went = moved.iter().any(|(o, n)| o.is_none() || n.is_none());
+        match &mut self.kept {
+            Some(k) if !came_or_went => {
+                for (o, n) in &moved {
+                    if let (Some(o), Some(n)) = (o, n) {
+                        let i = catalog.entries.partition_point(|e| e.id < n.id);
+                        k.replace_entry(catalog, i, o, n);
+                    }
+                }
+            }
+            _ => self.kept = Some(Kept::new(catalog)),
+        }
+        if let Some(k) = &self.kept {
+            // A ranking (each entry's best few, taken greedily over the whole catalog): taken
+            // again over every candidate.
+            self.related = k.links(catalog);
         }
     }
 
