@@ -235,6 +235,15 @@ impl Drawn {
     }
 }
 
+impl Drawn {
+    /// Index `links[from..]` too (links added since the index was made).
+    pub(crate) fn note(&mut self, links: &[Link], from: usize) {
+        for (i, l) in links.iter().enumerate().skip(from) {
+            self.0.insert(pair_key(l), i);
+        }
+    }
+}
+
 /// What makes two links the same: kind and ends (either way round for related entries).
 fn pair_key(l: &Link) -> (LinkKind, Node, Node) {
     match (&l.from, &l.to) {

@@ -31,6 +31,7 @@ use super::{articles_by_entry, Graph, Link, Review};
 use crate::core::config::Config;
 use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::model::{Article, Catalog, Entry, Page, PageKind, PageRef};
+use crate::core::timings::stage;
 use crate::load::SourceFile;
 use crate::records::RecordSet;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -67,6 +68,9 @@ pub(crate) struct LinkState {
     /// `shape` of the catalog the explicit links were checked against.
     shape: u64,
     explicit: HashMap<PageRef, (Vec<Link>, Vec<Diagnostic>)>,
+    /// Every page's explicit links together (deduplicated) and their diagnostics, while no
+    /// page's changed.
+    explicit_all: Option<(Vec<Link>, Vec<Diagnostic>)>,
     /// The entries' message index (`None` without inference).
     index: Option<Index>,
     articles: HashMap<String, ArticleLinks>,
@@ -95,6 +99,7 @@ impl LinkState {
             stale: false,
             shape: shape(catalog),
             explicit: HashMap::new(),
+            explicit_all: None,
             index: None,
             articles: HashMap::new(),
             kept: None,
@@ -145,12 +150,20 @@ impl LinkState {
         }
         // Stale until the update is through: a panic half-way must not leave it trusted.
         self.stale = true;
+        let t = stage("  link: explicit");
         self.update_explicit(catalog, files, changed);
+        drop(t);
         if self.infer {
+            let t = stage("  link: articles");
             self.update_articles(catalog, files, records, changed);
+            drop(t);
+            let t = stage("  link: related");
             self.update_related(catalog, changed);
+            drop(t);
         }
+        let t = stage("  link: assemble");
         let g = self.assemble(catalog, records, changed.touched, diags);
+        drop(t);
         self.stale = false;
         g
     }
@@ -178,15 +191,27 @@ impl LinkState {
         if now != self.shape {
             self.shape = now;
             self.explicit.clear();
+            self.explicit_all = None;
             for page in explicit::pages(catalog) {
                 self.check_page(catalog, &texts, page);
             }
             return;
         }
         for p in changed.touched {
-            self.explicit.remove(p);
+            let old = self.explicit.remove(p);
             if let Some(page) = catalog.page(p) {
                 self.check_page(catalog, &texts, page);
+            }
+            // A page with no explicit links and no diagnostics adds nothing, there or not.
+            let bare = |x: Option<&(Vec<Link>, Vec<Diagnostic>)>| {
+                x.is_none_or(|(l, d)| l.is_empty() && d.is_empty())
+            };
+            let same = match (&old, self.explicit.get(p)) {
+                (Some((lo, dof)), Some((ln, dn))) => lo == ln && dof.is_empty() && dn.is_empty(),
+                (o, n) => bare(o.as_ref()) && bare(n),
+            };
+            if !same {
+                self.explicit_all = None;
             }
         }
     }
@@ -204,7 +229,13 @@ impl LinkState {
         let sources: HashMap<&Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let decide = Decisions::new(catalog);
-        let drawn = Drawn::of(&self.explicit_links(catalog));
+        // An article's explicit links to entries are its own page's (`errors:`): the only ones
+        // its candidates can meet.
+        let own: Vec<Link> = (articles.iter())
+            .filter_map(|a| self.explicit.get(&Page::Article(a).reference()))
+            .flat_map(|(l, _)| l.iter().cloned())
+            .collect();
+        let drawn = Drawn::of(&own);
         // In batches, as `link_with` does: an article's candidates before they are cut down are
         // megabytes on a large catalog.
         let batch = (super::ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
@@ -308,12 +339,23 @@ impl LinkState {
         }
     }
 
-    /// The explicit links of every page, in `explicit::check`'s order, with their diagnostics.
-    fn explicit_links(&self, catalog: &Catalog) -> Vec<Link> {
-        self.explicit_with(catalog, &mut Diagnostics::default())
+    /// The explicit links of every page, in `explicit::check`'s order, and their diagnostics.
+    fn explicit_links(&mut self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
+        if self.explicit_all.is_none() {
+            let mut d = Diagnostics::default();
+            let links = self.explicit_joined(catalog, &mut d);
+            self.explicit_all = Some((links, d.items));
+        }
+        match &self.explicit_all {
+            Some((links, d)) => {
+                diags.extend(d.iter().cloned());
+                links.clone()
+            }
+            None => Vec::new(),
+        }
     }
 
-    fn explicit_with(&self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
+    fn explicit_joined(&self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
         let mut links = Vec::new();
         for page in explicit::pages(catalog) {
             if let Some((l, d)) = self.explicit.get(&page.reference()) {
@@ -338,23 +380,27 @@ impl LinkState {
         let mut g = Graph::default();
         g.threshold = threshold;
         let decide = Decisions::new(catalog);
-        let mut links = self.explicit_with(catalog, diags);
+        let mut links = self.explicit_links(catalog, diags);
         let mut review: Vec<Review> = Vec::new();
-        if self.infer {
-            let mut drawn = Drawn::of(&links);
+        // `link_with` indexes the links drawn afresh for the code examples; kept up to date
+        // here instead, it is the same index.
+        let mut drawn = self.infer.then(|| Drawn::of(&links));
+        if let Some(drawn) = &mut drawn {
             for a in &catalog.articles {
                 if let Some(x) = self.articles.get(&a.id) {
                     let cands = x.cands.clone();
-                    decide.apply_to(&mut drawn, cands, &mut links, &mut review, threshold);
+                    decide.apply_to(drawn, cands, &mut links, &mut review, threshold);
                 }
             }
             let cands = self.related.clone();
-            decide.apply_to(&mut drawn, cands, &mut links, &mut review, threshold);
+            decide.apply_to(drawn, cands, &mut links, &mut review, threshold);
         }
+        let before = links.len();
         decide.add_confirmed_without_candidate(&mut links);
-        if self.infer {
+        if let Some(drawn) = &mut drawn {
+            drawn.note(&links, before);
             let snips = self.snippet_candidates(catalog, records, &links, touched);
-            decide.apply(snips, &mut links, &mut review, threshold);
+            decide.apply_to(drawn, snips, &mut links, &mut review, threshold);
         }
         if self.keep_review {
             g.review = review;
