@@ -1,6 +1,7 @@
 //! Rebuild: incremental builds for `serve`. After a content file changes, only that file is
-//! read and parsed again (`edit`), the link graph is rebuilt, and only the pages that can show
-//! something of it are rendered again (`affected`): its own page, the pages at either end of its
+//! read and parsed again (`edit`), the link graph is brought up to date from the edit
+//! (`link::LinkState`: only what the edit can change is linked again), and only the pages that
+//! can show something of it are rendered again (`affected`): its own page, the pages at either end of its
 //! links (before and after the change, and every link that appeared or went away), the index
 //! pages of its domain, category and code, the lists, the JSON, the feeds and the search index
 //! (`output`). A page is written only when its bytes differ from what is on disk, so unaffected
