@@ -27,7 +27,7 @@
 use super::decide::{Decisions, Drawn};
 use super::explicit;
 use super::infer::{self, index::Index, related_kept::Kept};
-use super::{articles_by_entry, Graph, Link, Review};
+use super::{articles_by_entry, Graph, Link, Node, Review};
 use crate::core::config::Config;
 use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::model::{Article, Catalog, Entry, Page, PageKind, PageRef};
@@ -37,6 +37,7 @@ use crate::records::RecordSet;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::Path;
+use std::sync::Arc;
 
 /// An edit of more pages than this is drawn whole (it costs what a full pass costs anyway).
 const MAX_TOUCHED: usize = 64;
@@ -79,6 +80,10 @@ pub(crate) struct LinkState {
     related: Vec<Link>,
     /// Each entry's code-example candidates, with the pages they were drawn from.
     snippets: HashMap<String, (Vec<PageRef>, Vec<Link>)>,
+    /// The text each pair of ends sorts by (`Graph::sort_by_ends`), by `from` then `to`, and
+    /// how many there are: most links are the same from one update to the next.
+    ends_keys: HashMap<Node, HashMap<Node, Arc<str>>>,
+    ends_count: usize,
 }
 
 impl LinkState {
@@ -105,6 +110,8 @@ impl LinkState {
             kept: None,
             related: Vec::new(),
             snippets: HashMap::new(),
+            ends_keys: HashMap::new(),
+            ends_count: 0,
         };
         let texts = explicit::texts(files);
         for page in explicit::pages(catalog) {
@@ -407,7 +414,22 @@ impl LinkState {
         }
         decide.add_confirmed_snippets(&mut links);
         g.links = links;
-        g.sort();
+        // Ends of links long gone: written again from scratch now and then.
+        if self.ends_count > 2 * g.links.len() + 1024 {
+            self.ends_keys.clear();
+            self.ends_count = 0;
+        }
+        let (keys, count) = (&mut self.ends_keys, &mut self.ends_count);
+        g.sort_by_ends(|l| {
+            if let Some(k) = keys.get(&l.from).and_then(|m| m.get(&l.to)) {
+                return k.clone();
+            }
+            let k: Arc<str> = format!("{:?}{:?}", l.from, l.to).into();
+            let at = keys.entry(l.from.clone()).or_default();
+            at.insert(l.to.clone(), k.clone());
+            *count += 1;
+            k
+        });
         g.review
             .sort_by(|a, b| b.link.score.total_cmp(&a.link.score));
         g
