@@ -4,7 +4,7 @@
 //! entry) with what is needed to tell which contributions an edit can change; the graph is then
 //! put together from them in the order `link_with` draws it, with the authors' decisions
 //! applied again, so the result is the graph (and the link diagnostics) a full `link_with`
-//! gives. `tests` below checks that over random edits of a catalog.
+//! gives (`site/rebuild/tests.rs` checks that over random edits of a catalog).
 //!
 //! What an edit can change, and what is done again for it:
 //! - explicit links: the edited pages' own; every page's when a page came or went, failed to
@@ -12,7 +12,8 @@
 //!   checked against, and the hints of broken ones);
 //! - article candidates: the edited articles'; when an entry's message, aliases, exception type
 //!   or error code changed (or an entry came or went), every article holding one of its old or
-//!   new message trigrams or its code (`infer::keys`), against a message index made again;
+//!   new message trigrams or its code (`infer::keys`), against the message index changed in
+//!   place for it (made again when an entry came or went);
 //!   articles an edited entry's `links:` names (a candidate kept only for a decision);
 //! - related entries, a ranking (each entry's best few): when an edited entry's message words,
 //!   API names, code or category changed, the pairs whose score that can change are scored
