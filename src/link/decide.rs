@@ -146,6 +146,14 @@ impl<'a> Decisions<'a> {
         }
     }
 
+    /// Whether `apply_to` can do anything with candidate `c`: it scores at least a third of the
+    /// threshold, an author decided on it, or it would give its evidence to a link in `drawn`.
+    /// A candidate that does not is dropped by `apply_to`, so a cache of candidates need not
+    /// keep it (while the decisions and `drawn` stay as they are).
+    pub(crate) fn matters(&self, drawn: &Drawn, c: &Link, threshold: f64) -> bool {
+        c.score >= threshold / 3.0 || drawn.0.contains_key(&pair_key(c)) || self.on(c).is_some()
+    }
+
     /// `confirm:` items naming an entry, article or related entry that inference did not
     /// propose: the author's word is enough.
     pub(crate) fn add_confirmed_without_candidate(&self, links: &mut Vec<Link>) {
@@ -224,6 +232,15 @@ impl Drawn {
                 .map(|(i, l)| (pair_key(l), i))
                 .collect(),
         )
+    }
+}
+
+impl Drawn {
+    /// Index `links[from..]` too (links added since the index was made).
+    pub(crate) fn note(&mut self, links: &[Link], from: usize) {
+        for (i, l) in links.iter().enumerate().skip(from) {
+            self.0.insert(pair_key(l), i);
+        }
     }
 }
 

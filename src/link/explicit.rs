@@ -6,7 +6,7 @@
 use super::resolve::{relative_target, resolve_href_from};
 use super::{Link, LinkKind, Node, Origin};
 use crate::core::diag::{did_you_mean, Code, Diagnostic, Diagnostics};
-use crate::core::model::{Catalog, LinkOverrides};
+use crate::core::model::{Catalog, LinkOverrides, Page};
 use crate::load::SourceFile;
 use pulldown_cmark::{Event, Parser, Tag};
 use std::collections::HashMap;
@@ -165,57 +165,84 @@ pub(crate) fn front_matter_end(src: &str) -> usize {
 
 /// The explicit links of the catalog; every broken reference becomes an `E-link` diagnostic.
 pub(crate) fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -> Vec<Link> {
-    let by_path: HashMap<&Path, &Arc<str>> =
-        files.iter().map(|f| (f.path.as_path(), &f.text)).collect();
-    let source = |path| by_path.get(path).map(|&src| Source { path, src });
+    let by_path = texts(files);
     let mut out = Vec::new();
-    for a in &catalog.articles {
-        let Some(at) = source(a.source.as_path()) else {
-            continue;
-        };
-        for id in &a.errors {
-            match catalog.entry(&content_id(id)) {
-                Some(e) => out.push(Link::stated(
-                    Node::Article { id: a.id.clone() },
-                    Node::Entry { id: e.id.clone() },
-                    LinkKind::Discusses,
-                    Origin::Explicit,
-                )),
-                // A file that did not parse reports its own errors, not those of its readers.
-                None if catalog.is_unparsed(&content_id(id)) => {}
-                None => diags.push(at.no_such_entry(catalog, "errors", id)),
-            }
-        }
-        overrides(catalog, at, &a.links, diags);
-        markdown_links(catalog, at, diags);
-    }
-    for e in &catalog.entries {
-        let Some(at) = source(e.source.as_path()) else {
-            continue;
-        };
-        for id in &e.related {
-            match catalog.entry(&content_id(id)) {
-                Some(o) if o.id != e.id => out.push(Link::stated(
-                    Node::Entry { id: e.id.clone() },
-                    Node::Entry { id: o.id.clone() },
-                    LinkKind::Related,
-                    Origin::Explicit,
-                )),
-                Some(_) => diags.push(at.self_related(id)),
-                None if catalog.is_unparsed(&content_id(id)) => {}
-                None => diags.push(at.no_such_entry(catalog, "related", id)),
-            }
-        }
-        overrides(catalog, at, &e.links, diags);
-        markdown_links(catalog, at, diags);
+    for page in pages(catalog) {
+        out.extend(check_page(catalog, &by_path, page, diags));
     }
     dedup(&mut out);
     out
 }
 
+/// Every page whose references are checked, in the order `check` takes them: articles, then
+/// entries, each in ID order.
+pub(crate) fn pages(catalog: &Catalog) -> impl Iterator<Item = Page<'_>> + '_ {
+    (catalog.articles.iter().map(Page::Article)).chain(catalog.entries.iter().map(Page::Entry))
+}
+
+/// The content files' texts by path.
+pub(crate) fn texts(files: &[SourceFile]) -> HashMap<&Path, &Arc<str>> {
+    files.iter().map(|f| (f.path.as_path(), &f.text)).collect()
+}
+
+/// The explicit links of one page (before `dedup`), its broken references in `diags`. Besides the
+/// page itself, what this reads of the catalog is which pages exist, which did not parse, and
+/// the numbers of entries' workarounds and dead ends (see `live::shape`).
+pub(crate) fn check_page(
+    catalog: &Catalog,
+    by_path: &HashMap<&Path, &Arc<str>>,
+    page: Page<'_>,
+    diags: &mut Diagnostics,
+) -> Vec<Link> {
+    let Some(&src) = by_path.get(page.source()) else {
+        return Vec::new();
+    };
+    let at = Source {
+        path: page.source(),
+        src,
+    };
+    let mut out = Vec::new();
+    match page {
+        Page::Article(a) => {
+            for id in &a.errors {
+                match catalog.entry(&content_id(id)) {
+                    Some(e) => out.push(Link::stated(
+                        Node::Article { id: a.id.clone() },
+                        Node::Entry { id: e.id.clone() },
+                        LinkKind::Discusses,
+                        Origin::Explicit,
+                    )),
+                    // A file that did not parse reports its own errors, not those of its readers.
+                    None if catalog.is_unparsed(&content_id(id)) => {}
+                    None => diags.push(at.no_such_entry(catalog, "errors", id)),
+                }
+            }
+            overrides(catalog, at, &a.links, diags);
+        }
+        Page::Entry(e) => {
+            for id in &e.related {
+                match catalog.entry(&content_id(id)) {
+                    Some(o) if o.id != e.id => out.push(Link::stated(
+                        Node::Entry { id: e.id.clone() },
+                        Node::Entry { id: o.id.clone() },
+                        LinkKind::Related,
+                        Origin::Explicit,
+                    )),
+                    Some(_) => diags.push(at.self_related(id)),
+                    None if catalog.is_unparsed(&content_id(id)) => {}
+                    None => diags.push(at.no_such_entry(catalog, "related", id)),
+                }
+            }
+            overrides(catalog, at, &e.links, diags);
+        }
+    }
+    markdown_links(catalog, at, diags);
+    out
+}
+
 /// Two explicit links between the same ends are one (two entries that name each other as
 /// related: one link).
-fn dedup(links: &mut Vec<Link>) {
+pub(crate) fn dedup(links: &mut Vec<Link>) {
     let mut seen = std::collections::HashSet::new();
     links.retain(|l| match (&l.kind, &l.from, &l.to) {
         (LinkKind::Related, Node::Entry { id: a }, Node::Entry { id: b }) => {

@@ -8,7 +8,8 @@
 //! drawn), `explicit` (references authors write, checked), `decide` (the authors' confirm and
 //! reject), `infer/*` (one file per kind of inferred link), `text` and `code` (what matching
 //! compares), `resolve` (content links to site paths), `explain` (`check --links`), `written` (every link
-//! and image as written) and `external` (those out of the catalog).
+//! and image as written), `external` (those out of the catalog) and `live` (the graph `serve`
+//! keeps, brought up to date from an edit: the same graph `link_with` draws).
 
 pub(crate) mod code;
 mod decide;
@@ -18,12 +19,14 @@ pub(crate) mod explicit;
 pub(crate) mod external;
 mod graph;
 pub(crate) mod infer;
+mod live;
 mod resolve;
 pub(crate) mod text;
 pub(crate) mod written;
 
 pub(crate) use evidence::{Evidence, Extent, Place, Signal, TokenKind};
 pub(crate) use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
+pub(crate) use live::{Changed, LinkState};
 pub(crate) use resolve::{resolve_href, resolve_href_from};
 
 use crate::core::config::Config;
@@ -69,7 +72,7 @@ pub(crate) fn link_with(
     if infer {
         let sources: HashMap<&Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
-        let ix = infer::articles::Index::new(catalog);
+        let ix = infer::index::Index::new(catalog);
         let mut drawn = decide::Drawn::of(&links);
         let batch = (ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
         for batch in catalog.articles.chunks(batch) {

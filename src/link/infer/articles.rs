@@ -1,8 +1,9 @@
 //! Article <-> entry: an entry's message (and its `aliases`) found in an article's title, prose
 //! or code, as a *template* (see `text::tokens`), its error code found as a word, and its
-//! exception type as support. Cost: one hash-map index of every template's trigrams, then one
-//! pass over each article's tokens; no entry x article loop.
+//! exception type as support. Cost: one hash-map index of every template's trigrams (`index`),
+//! then one pass over each article's tokens; no entry x article loop.
 
+use super::index::{order, Index};
 use super::round2;
 use crate::core::model::{Article, Catalog, Entry, Page, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
@@ -14,72 +15,6 @@ use std::collections::HashMap;
 const MAX_POSTINGS: usize = 64;
 /// A matched run must cover at least this many template words.
 const MIN_RUN: usize = 5;
-
-struct Template {
-    entry: usize,
-    words: Vec<String>,
-    /// Words of the first sentence (the headline people quote).
-    headline: usize,
-    alias: bool,
-}
-
-/// The catalog's message templates and codes, indexed once.
-pub(crate) struct Index {
-    templates: Vec<Template>,
-    grams: HashMap<u64, Vec<(u32, u32)>>,
-    codes: HashMap<String, Vec<usize>>,
-}
-
-impl Index {
-    pub(crate) fn new(catalog: &Catalog) -> Index {
-        let mut templates = Vec::new();
-        for (i, e) in catalog.entries.iter().enumerate() {
-            let msgs =
-                std::iter::once((&e.message, false)).chain(e.aliases.iter().map(|a| (a, true)));
-            for (m, alias) in msgs {
-                let body = text::after_exception(m, e.exception.as_deref());
-                let words = text::words_of(body);
-                if words.len() < 3 {
-                    continue;
-                }
-                let head_end = body
-                    .find(". ")
-                    .map(|k| text::words_of(&body[..k]).len())
-                    .unwrap_or(words.len())
-                    .max(1);
-                templates.push(Template {
-                    entry: i,
-                    words,
-                    headline: head_end,
-                    alias,
-                });
-            }
-        }
-        let mut grams: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
-        for (t, tpl) in templates.iter().enumerate() {
-            for p in 0..tpl.words.len().saturating_sub(2) {
-                grams
-                    .entry(gram_hash(&tpl.words[p..p + 3]))
-                    .or_default()
-                    .push((t as u32, p as u32));
-            }
-        }
-        let mut codes: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, e) in catalog.entries.iter().enumerate() {
-            if let Some(c) = &e.error_code {
-                let c = c.trim_matches('`').trim();
-                if c.len() >= 4 {
-                    codes.entry(c.to_string()).or_default().push(i);
-                }
-            }
-        }
-        Index {
-            templates,
-            grams,
-            codes,
-        }
-    }
-}
 
 /// How much a message found at a place says.
 fn place_weight(place: Place) -> f64 {
@@ -140,6 +75,24 @@ pub(crate) fn infer(
         .collect()
 }
 
+/// `infer`, the candidates of each of `articles` apart (in their order).
+pub(crate) fn infer_each(
+    catalog: &Catalog,
+    ix: &Index,
+    articles: &[&Article],
+    sources: &HashMap<&std::path::Path, &str>,
+    records: Option<&RecordSet>,
+) -> Vec<Vec<Link>> {
+    use rayon::prelude::*;
+    articles
+        .par_iter()
+        .map(|a| {
+            let src = sources.get(a.source.as_path()).copied().unwrap_or("");
+            infer_one(catalog, ix, a, src, records)
+        })
+        .collect()
+}
+
 fn infer_one(
     catalog: &Catalog,
     ix: &Index,
@@ -163,12 +116,12 @@ fn infer_one(
 
 /// An article's source, scanned once: the tokens of its title line and body, and where its
 /// code blocks are.
-struct Scan<'a> {
+pub(super) struct Scan<'a> {
     src: &'a str,
     /// End of the front matter.
-    fm_end: usize,
+    pub(super) fm_end: usize,
     /// The title's tokens, a separator, then the body's.
-    toks: Vec<Tok>,
+    pub(super) toks: Vec<Tok>,
     /// How many of `toks` are the title's.
     n_title: usize,
     /// Lines (inclusive) of the article's code blocks.
@@ -176,7 +129,7 @@ struct Scan<'a> {
 }
 
 impl<'a> Scan<'a> {
-    fn new(a: &Article, src: &'a str) -> Scan<'a> {
+    pub(super) fn new(a: &Article, src: &'a str) -> Scan<'a> {
         let fm_end = crate::link::explicit::front_matter_end(src);
         let title_at = src[..fm_end].find("title:").unwrap_or(0);
         let title_end = src[title_at..]
@@ -446,7 +399,7 @@ fn best(ix: &Index, mut found: Vec<Found>) -> Vec<Found> {
             .total_cmp(&a.quality)
             .then(b.n.cmp(&a.n))
             .then(a.start.cmp(&b.start))
-            .then(a.template.cmp(&b.template))
+            .then_with(|| order(&ix.templates[a.template]).cmp(&order(&ix.templates[b.template])))
     });
     let mut kept: Vec<Found> = Vec::new();
     for f in found {
@@ -510,7 +463,7 @@ fn code_line_ranges(a: &Article) -> Vec<(usize, usize)> {
 
 /// Words that look like error codes (`CUDA_ERROR_NOT_INITIALIZED`, `E0308`, `ENOENT`) with their
 /// offsets, after `from`.
-fn code_words(src: &str, from: usize) -> Vec<(&str, usize)> {
+pub(super) fn code_words(src: &str, from: usize) -> Vec<(&str, usize)> {
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\b(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,}|[A-Z]{1,3}[0-9]{3,5})\b")
             .expect("static regex")

@@ -3,7 +3,10 @@
 //! confirm/reject.
 
 pub(crate) mod articles;
+pub(crate) mod index;
+pub(crate) mod keys;
 pub(crate) mod related;
+pub(crate) mod related_kept;
 pub(crate) mod snippets;
 
 /// Round to two decimals, as scores and weights are shown.

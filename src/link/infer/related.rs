@@ -5,14 +5,14 @@
 //! cost follows the number of entries that share something, not entries squared.
 
 use super::round2;
-use crate::core::model::Catalog;
+use crate::core::model::{Catalog, Entry};
 use crate::link::code::Kind;
 use crate::link::text;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A word or API name in more entries than this is too common to suggest a pair.
-const RARE: usize = 50;
+pub(super) const RARE: usize = 50;
 /// At most this many related candidates per entry.
 const PER_ENTRY: usize = 5;
 
@@ -53,15 +53,15 @@ const STOP: &[&str] = &[
     text::PATH,
 ];
 
-fn words(message: &str) -> BTreeSet<String> {
+pub(super) fn words(message: &str) -> BTreeSet<String> {
     text::words_of(message)
         .into_iter()
         .filter(|w| w.len() > 2 && !STOP.contains(&w.as_str()))
         .collect()
 }
 
-fn apis(catalog: &Catalog, i: usize) -> BTreeSet<String> {
-    super::snippets::named(catalog, i)
+pub(super) fn apis(e: &Entry) -> BTreeSet<String> {
+    super::snippets::named_of(e)
         .into_iter()
         .flat_map(|n| n.toks)
         .filter_map(|t| match t.kind {
@@ -73,26 +73,41 @@ fn apis(catalog: &Catalog, i: usize) -> BTreeSet<String> {
         .collect()
 }
 
+/// Whether `a` and `b` (two versions of one entry) look the same to this inference: the same ID,
+/// message words, API names, error code and category. When every changed entry does, and no
+/// entry came or went, the candidates are what they were.
+pub(crate) fn same_features(a: &Entry, b: &Entry) -> bool {
+    a.id == b.id
+        && a.error_code == b.error_code
+        && a.category == b.category
+        && words(&a.message) == words(&b.message)
+        && apis(a) == apis(b)
+}
+
 /// Related-candidates between entries, at most `PER_ENTRY` per entry, best first.
 pub(crate) fn infer(catalog: &Catalog) -> Vec<Link> {
     let f = Features::new(catalog);
-    let mut cands: Vec<(usize, usize, f64, Vec<Evidence>)> = Vec::new();
+    let mut cands = Vec::new();
     for (a, b) in f.pairs() {
-        let ev = f.evidence(catalog, a, b);
-        if ev.is_empty() {
-            continue;
-        }
-        let miss: f64 = ev.iter().map(|x| 1.0 - x.weight).product();
-        let score = round2(1.0 - miss);
-        if score >= 0.3 {
+        if let Some((score, ev)) = f.scored(catalog, a, b) {
             cands.push((a, b, score, ev));
         }
     }
-    // Keep each entry's best few.
+    top(catalog, cands, |ev| ev)
+}
+
+/// Keep each entry's best few of `cands`, best first: a greedy pass over them all in order of
+/// score (then position), so one pair's score can move pairs anywhere in the catalog. `ev`
+/// gives a kept candidate's evidence.
+pub(super) fn top<T>(
+    catalog: &Catalog,
+    mut cands: Vec<(usize, usize, f64, T)>,
+    ev: impl Fn(T) -> Vec<Evidence>,
+) -> Vec<Link> {
     cands.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
     let mut count = vec![0usize; catalog.entries.len()];
     let mut out = Vec::new();
-    for (a, b, score, ev) in cands {
+    for (a, b, score, e) in cands {
         if count[a] >= PER_ENTRY || count[b] >= PER_ENTRY {
             continue;
         }
@@ -108,7 +123,7 @@ pub(crate) fn infer(catalog: &Catalog) -> Vec<Link> {
             kind: LinkKind::Related,
             origin: Origin::Inferred,
             score,
-            evidence: ev,
+            evidence: ev(e),
         });
     }
     out
@@ -116,47 +131,58 @@ pub(crate) fn infer(catalog: &Catalog) -> Vec<Link> {
 
 /// What entries are compared on (message words, API names, error code), with an inverted
 /// index of it.
-struct Features {
-    msg: Vec<BTreeSet<String>>,
-    api: Vec<BTreeSet<String>>,
-    /// Inverse document frequency of each message word.
-    idf: HashMap<String, f64>,
+pub(super) struct Features {
+    pub(super) msg: Vec<BTreeSet<String>>,
+    pub(super) api: Vec<BTreeSet<String>>,
+    /// How many entries' messages have each word, and its inverse document frequency.
+    pub(super) df: HashMap<String, usize>,
+    pub(super) idf: HashMap<String, f64>,
     /// Entries by `code:<code>`, `w:<word>`, `api:<name>`.
-    post: HashMap<String, Vec<usize>>,
+    pub(super) post: HashMap<String, Vec<usize>>,
 }
 
 impl Features {
-    fn new(catalog: &Catalog) -> Features {
+    pub(super) fn new(catalog: &Catalog) -> Features {
         let n = catalog.entries.len();
         let msg: Vec<BTreeSet<String>> =
             catalog.entries.iter().map(|e| words(&e.message)).collect();
-        let api: Vec<BTreeSet<String>> = (0..n).map(|i| apis(catalog, i)).collect();
-        let mut df: HashMap<&str, usize> = HashMap::new();
+        let api: Vec<BTreeSet<String>> = catalog.entries.iter().map(apis).collect();
+        let mut df: HashMap<String, usize> = HashMap::new();
         for w in msg.iter().flatten() {
-            *df.entry(w.as_str()).or_default() += 1;
+            *df.entry(w.clone()).or_default() += 1;
         }
-        let idf = df
-            .into_iter()
-            .map(|(w, d)| (w.to_string(), ((n as f64 + 1.0) / d as f64).ln().max(0.05)))
+        let idf = (df.iter())
+            .map(|(w, &d)| (w.clone(), idf_of(n, d)))
             .collect();
         let mut post: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, e) in catalog.entries.iter().enumerate() {
-            if let Some(c) = &e.error_code {
-                post.entry(code_key(c)).or_default().push(i);
-            }
-            for w in &msg[i] {
-                post.entry(format!("w:{w}")).or_default().push(i);
-            }
-            for a in &api[i] {
-                post.entry(format!("api:{a}")).or_default().push(i);
+            for k in keys(e, &msg[i], &api[i]) {
+                post.entry(k).or_default().push(i);
             }
         }
         Features {
             msg,
             api,
+            df,
             idf,
             post,
         }
+    }
+
+    /// The score and evidence of the pair (`a`, `b`) when it is a candidate (at least 0.3).
+    pub(super) fn scored(
+        &self,
+        catalog: &Catalog,
+        a: usize,
+        b: usize,
+    ) -> Option<(f64, Vec<Evidence>)> {
+        let ev = self.evidence(catalog, a, b);
+        if ev.is_empty() {
+            return None;
+        }
+        let miss: f64 = ev.iter().map(|x| 1.0 - x.weight).product();
+        let score = round2(1.0 - miss);
+        (score >= 0.3).then_some((score, ev))
     }
 
     /// The weight of a message word (every word of `msg` has one).
@@ -166,7 +192,7 @@ impl Features {
 
     /// Pairs of entries (smaller index first, sorted) that share a code, a rare message word
     /// or a rare API name.
-    fn pairs(&self) -> Vec<(usize, usize)> {
+    pub(super) fn pairs(&self) -> Vec<(usize, usize)> {
         let mut pairs: HashSet<(usize, usize)> = HashSet::new();
         for list in self.post.values() {
             if list.len() < 2 || list.len() > RARE {
@@ -235,8 +261,22 @@ impl Features {
     }
 }
 
+/// The inverse document frequency of a word `d` of `n` entries' messages have.
+pub(super) fn idf_of(n: usize, d: usize) -> f64 {
+    ((n as f64 + 1.0) / d as f64).ln().max(0.05)
+}
+
+/// The index keys of an entry: its code, message words and API names.
+pub(super) fn keys(e: &Entry, msg: &BTreeSet<String>, api: &BTreeSet<String>) -> Vec<String> {
+    let code = e.error_code.as_deref().map(code_key);
+    (code.into_iter())
+        .chain(msg.iter().map(|w| format!("w:{w}")))
+        .chain(api.iter().map(|a| format!("api:{a}")))
+        .collect()
+}
+
 /// The index key of an error code.
-fn code_key(code: &str) -> String {
+pub(super) fn code_key(code: &str) -> String {
     format!("code:{}", code.trim_matches('`'))
 }
 

@@ -53,7 +53,11 @@ impl Named {
 
 /// Tokens of every workaround (summary and detail) and dead end (summary) of entry `entry`.
 pub(crate) fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
-    let e = &catalog.entries[entry];
+    named_of(&catalog.entries[entry])
+}
+
+/// `named`, of the entry itself.
+pub(crate) fn named_of(e: &crate::core::model::Entry) -> Vec<Named> {
     let mut out = Vec::new();
     for w in &e.workarounds {
         let text = format!("{}\n{}", w.summary, w.detail);

@@ -214,6 +214,14 @@ impl Edit {
         diags
     }
 
+    /// What the edit changed, as the link state needs it.
+    pub(super) fn changed(&self) -> crate::link::Changed<'_> {
+        crate::link::Changed {
+            old_entries: &self.removed_entries,
+            touched: &self.touched,
+        }
+    }
+
     /// What the edit changed, against the graph made from it.
     pub(super) fn changes(&self, new_graph: &Graph) -> Changes {
         let (pages, graph) = super::affected::pages(&self.old_graph, new_graph, &self.touched);

@@ -1,6 +1,7 @@
 //! Rebuild: incremental builds for `serve`. After a content file changes, only that file is
-//! read and parsed again (`edit`), the link graph is rebuilt, and only the pages that can show
-//! something of it are rendered again (`affected`): its own page, the pages at either end of its
+//! read and parsed again (`edit`), the link graph is brought up to date from the edit
+//! (`link::LinkState`: only what the edit can change is linked again), and only the pages that
+//! can show something of it are rendered again (`affected`): its own page, the pages at either end of its
 //! links (before and after the change, and every link that appeared or went away), the index
 //! pages of its domain, category and code, the lists, the JSON, the feeds and the search index
 //! (`output`). A page is written only when its bytes differ from what is on disk, so unaffected
@@ -13,6 +14,8 @@
 mod affected;
 mod edit;
 mod output;
+#[cfg(test)]
+mod tests;
 
 use super::build::{build_keep, BuildOptions, BuildReport};
 use super::Analysis;
@@ -50,6 +53,8 @@ pub struct Live {
     file_diags: HashMap<PathBuf, Vec<Diagnostic>>,
     /// Changed paths of an update that failed: applied again with the next one.
     pending: Vec<PathBuf>,
+    /// The link graph's parts, brought up to date from each edit (`link::LinkState`).
+    links: crate::link::LinkState,
 }
 
 impl Live {
@@ -63,6 +68,16 @@ impl Live {
             let (_, d) = crate::parse::parse_file(f, cfg.verify.timeout_s);
             file_diags.insert(f.path.clone(), d.items);
         }
+        // The build drew the graph without keeping its parts: drawn again, kept this time.
+        let (links, _) = crate::link::LinkState::new(
+            &analysis.catalog,
+            &analysis.files,
+            &cfg,
+            !opts.no_infer,
+            Some(&records),
+            true,
+            &mut Diagnostics::default(),
+        );
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -72,6 +87,7 @@ impl Live {
             records,
             file_diags,
             pending: Vec::new(),
+            links,
         };
         Ok((live, report, diags))
     }
@@ -180,18 +196,18 @@ impl Live {
         let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
         let relink = crate::core::timings::stage("update: link");
-        next.graph = crate::link::link_with(
+        next.graph = self.links.update(
             &next.catalog,
             &next.files,
             &self.cfg,
-            !self.opts.no_infer,
             Some(&self.records),
-            true,
+            &edit.changed(),
             &mut diags,
         );
         drop(relink);
         diags.sort();
         if diags.has_errors() {
+            self.links.failed();
             self.analysis = edit.revert(next);
             return Err(Error::Content {
                 errors: diags.error_count(),
@@ -212,6 +228,7 @@ impl Live {
                 Ok((up, diags))
             }
             Err(e) => {
+                self.links.failed();
                 self.analysis = edit.revert(next);
                 Err(e)
             }

@@ -1,0 +1,136 @@
+//! The entries' message index that article inference looks passages up in: each entry's
+//! message and aliases as templates (words after the exception type), the templates' trigrams,
+//! and the entries by error code. Made whole for a catalog, or changed in place for one edited
+//! entry (`replace_entry`, what `serve` does after an edit of a message).
+
+use crate::core::model::{Catalog, Entry};
+use crate::link::text::{self, gram_hash};
+use std::collections::HashMap;
+
+/// One message of an entry as matching sees it.
+pub(super) struct Template {
+    pub(super) entry: usize,
+    /// Which of the entry's messages (0: the message, then the aliases): with `entry`, the order
+    /// in which equally good passages are given to templates.
+    pub(super) nth: usize,
+    pub(super) words: Vec<String>,
+    /// Words of the first sentence (the headline people quote).
+    pub(super) headline: usize,
+    pub(super) alias: bool,
+}
+
+/// The catalog's message templates and codes, indexed once.
+pub(crate) struct Index {
+    pub(super) templates: Vec<Template>,
+    pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
+    pub(super) codes: HashMap<String, Vec<usize>>,
+}
+
+impl Index {
+    pub(crate) fn new(catalog: &Catalog) -> Index {
+        let templates: Vec<Template> = (catalog.entries.iter().enumerate())
+            .flat_map(|(i, e)| templates_of(i, e))
+            .collect();
+        let mut grams: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
+        for (t, tpl) in templates.iter().enumerate() {
+            for (p, g) in grams_of(&tpl.words).enumerate() {
+                grams.entry(g).or_default().push((t as u32, p as u32));
+            }
+        }
+        let mut codes: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, e) in catalog.entries.iter().enumerate() {
+            if let Some(c) = code_of(e) {
+                codes.entry(c.to_string()).or_default().push(i);
+            }
+        }
+        Index {
+            templates,
+            grams,
+            codes,
+        }
+    }
+}
+
+impl Index {
+    /// The index after entry `i` changed from `old` to `new` (the same entry, at the same place:
+    /// no entry came or went), as `Index::new` of the catalog now would answer. The old templates
+    /// stay as husks with no trigram pointing at them.
+    pub(crate) fn replace_entry(&mut self, i: usize, old: &Entry, new: &Entry) {
+        for t in 0..self.templates.len() {
+            if self.templates[t].entry != i || self.templates[t].words.is_empty() {
+                continue;
+            }
+            let words = std::mem::take(&mut self.templates[t].words);
+            for g in grams_of(&words) {
+                if let Some(post) = self.grams.get_mut(&g) {
+                    post.retain(|&(x, _)| x as usize != t);
+                    if post.is_empty() {
+                        self.grams.remove(&g);
+                    }
+                }
+            }
+        }
+        for tpl in templates_of(i, new) {
+            let t = self.templates.len() as u32;
+            for (p, g) in grams_of(&tpl.words).enumerate() {
+                self.grams.entry(g).or_default().push((t, p as u32));
+            }
+            self.templates.push(tpl);
+        }
+        if let Some(c) = code_of(old) {
+            if let Some(es) = self.codes.get_mut(c) {
+                es.retain(|&x| x != i);
+                if es.is_empty() {
+                    self.codes.remove(c);
+                }
+            }
+        }
+        if let Some(c) = code_of(new) {
+            self.codes.entry(c.to_string()).or_default().push(i);
+        }
+    }
+}
+
+/// Where a template stands among equally good matches: by entry, then message before aliases
+/// (the order `Index::new` makes them in).
+pub(super) fn order(t: &Template) -> (usize, usize) {
+    (t.entry, t.nth)
+}
+
+/// The templates of entry `e` (at `i` in the catalog): its message and aliases, after the
+/// exception type, when they have at least three words.
+pub(super) fn templates_of(i: usize, e: &Entry) -> Vec<Template> {
+    let msgs = std::iter::once((&e.message, false)).chain(e.aliases.iter().map(|a| (a, true)));
+    let mut out = Vec::new();
+    for (nth, (m, alias)) in msgs.enumerate() {
+        let body = text::after_exception(m, e.exception.as_deref());
+        let words = text::words_of(body);
+        if words.len() < 3 {
+            continue;
+        }
+        let head_end = body
+            .find(". ")
+            .map(|k| text::words_of(&body[..k]).len())
+            .unwrap_or(words.len())
+            .max(1);
+        out.push(Template {
+            entry: i,
+            nth,
+            words,
+            headline: head_end,
+            alias,
+        });
+    }
+    out
+}
+
+/// The trigram hashes of a template's words, by position.
+pub(super) fn grams_of(words: &[String]) -> impl Iterator<Item = u64> + '_ {
+    (0..words.len().saturating_sub(2)).map(move |p| gram_hash(&words[p..p + 3]))
+}
+
+/// An entry's error code as articles are searched for it (at least four characters).
+pub(super) fn code_of(e: &Entry) -> Option<&str> {
+    let c = e.error_code.as_deref()?.trim_matches('`').trim();
+    (c.len() >= 4).then_some(c)
+}

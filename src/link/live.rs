@@ -1,0 +1,537 @@
+//! Live linking: the link graph `serve` keeps between edits, brought up to date from what an
+//! edit changed instead of drawn again. What each page contributes is kept apart (its explicit
+//! links and their diagnostics, an article's candidates, the code-example candidates of an
+//! entry) with what is needed to tell which contributions an edit can change; the graph is then
+//! put together from them in the order `link_with` draws it, with the authors' decisions
+//! applied again, so the result is the graph (and the link diagnostics) a full `link_with`
+//! gives (`site/rebuild/tests.rs` checks that over random edits of a catalog).
+//!
+//! What an edit can change, and what is done again for it:
+//! - explicit links: the edited pages' own; every page's when a page came or went, failed to
+//!   parse, or an entry's workaround or dead-end numbers changed (`shape`: what references are
+//!   checked against, and the hints of broken ones);
+//! - article candidates: the edited articles'; when an entry's message, aliases, exception type
+//!   or error code changed (or an entry came or went), every article holding one of its old or
+//!   new message trigrams or its code (`infer::keys`), against the message index changed in
+//!   place for it (made again when an entry came or went);
+//!   articles an edited entry's `links:` names (a candidate kept only for a decision);
+//! - related entries, a ranking (each entry's best few): when an edited entry's message words,
+//!   API names, code or category changed, the pairs whose score that can change are scored
+//!   again (`infer::related_kept`; all of them when an entry came or went) and the ranking is
+//!   taken again over every candidate pair;
+//! - code examples: an entry's, when the entry, the articles discussing it, or one of those
+//!   articles changed.
+//!
+//! An edit of many files at once, or an update after one that failed (which may have left the
+//! state part-way), draws everything again (`LinkState::new`).
+
+use super::decide::{Decisions, Drawn};
+use super::explicit;
+use super::infer::{self, index::Index, related_kept::Kept};
+use super::{articles_by_entry, Graph, Link, Node, Review};
+use crate::core::config::Config;
+use crate::core::diag::{Diagnostic, Diagnostics};
+use crate::core::model::{Article, Catalog, Entry, Page, PageKind, PageRef};
+use crate::core::timings::stage;
+use crate::load::SourceFile;
+use crate::records::RecordSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::Arc;
+
+/// An edit of more pages than this is drawn whole (it costs what a full pass costs anyway).
+const MAX_TOUCHED: usize = 64;
+
+/// What an edit changed, as the link state needs it.
+pub(crate) struct Changed<'a> {
+    /// The edited entries as they were (taken out of the catalog; an edited article is
+    /// inferred again whatever it was).
+    pub old_entries: &'a [Entry],
+    /// The pages whose files changed, under their old and new IDs.
+    pub touched: &'a BTreeSet<PageRef>,
+}
+
+/// What one article contributes: what inference looks entries up by in it, and its
+/// candidates (those `Decisions::matters` keeps).
+struct ArticleLinks {
+    grams: HashSet<u64>,
+    codes: HashSet<String>,
+    cands: Vec<Link>,
+}
+
+/// The link graph's parts, kept between updates (see the top of this file).
+pub(crate) struct LinkState {
+    infer: bool,
+    keep_review: bool,
+    threshold: f64,
+    /// Set when an update failed half-way: the next one draws everything again.
+    stale: bool,
+    /// `shape` of the catalog the explicit links were checked against.
+    shape: u64,
+    explicit: HashMap<PageRef, (Vec<Link>, Vec<Diagnostic>)>,
+    /// Every page's explicit links together (deduplicated) and their diagnostics, while no
+    /// page's changed.
+    explicit_all: Option<(Vec<Link>, Vec<Diagnostic>)>,
+    /// The entries' message index (`None` without inference).
+    index: Option<Index>,
+    articles: HashMap<String, ArticleLinks>,
+    /// Related entries: every candidate pair, and the ranking of them (`None` without inference).
+    kept: Option<Kept>,
+    related: Vec<Link>,
+    /// Each entry's code-example candidates, with the pages they were drawn from.
+    snippets: HashMap<String, (Vec<PageRef>, Vec<Link>)>,
+    /// The text each pair of ends sorts by (`Graph::sort_by_ends`), by `from` then `to`, and
+    /// how many there are: most links are the same from one update to the next.
+    ends_keys: HashMap<Node, HashMap<Node, Arc<str>>>,
+    ends_count: usize,
+}
+
+impl LinkState {
+    /// Draw everything: the state and the graph (`link_with`'s arguments, same result).
+    pub(crate) fn new(
+        catalog: &Catalog,
+        files: &[SourceFile],
+        cfg: &Config,
+        infer: bool,
+        records: Option<&RecordSet>,
+        keep_review: bool,
+        diags: &mut Diagnostics,
+    ) -> (LinkState, Graph) {
+        let mut s = LinkState {
+            infer,
+            keep_review,
+            threshold: cfg.link.threshold,
+            stale: false,
+            shape: shape(catalog),
+            explicit: HashMap::new(),
+            explicit_all: None,
+            index: None,
+            articles: HashMap::new(),
+            kept: None,
+            related: Vec::new(),
+            snippets: HashMap::new(),
+            ends_keys: HashMap::new(),
+            ends_count: 0,
+        };
+        let texts = explicit::texts(files);
+        for page in explicit::pages(catalog) {
+            s.check_page(catalog, &texts, page);
+        }
+        if infer {
+            s.index = Some(Index::new(catalog));
+            let all: Vec<&Article> = catalog.articles.iter().collect();
+            s.infer_articles(catalog, files, records, &all, true);
+            let kept = Kept::new(catalog);
+            s.related = kept.links(catalog);
+            s.kept = Some(kept);
+        }
+        let none = BTreeSet::new();
+        let g = s.assemble(catalog, records, &none, diags);
+        (s, g)
+    }
+
+    /// The graph after `changed`, `catalog` and `files` being the content as it is now.
+    pub(crate) fn update(
+        &mut self,
+        catalog: &Catalog,
+        files: &[SourceFile],
+        cfg: &Config,
+        records: Option<&RecordSet>,
+        changed: &Changed<'_>,
+        diags: &mut Diagnostics,
+    ) -> Graph {
+        // Many files at once (a checkout, a search-and-replace): the full pass costs no more.
+        if self.stale || changed.touched.len() > MAX_TOUCHED || cfg.link.threshold != self.threshold
+        {
+            let (s, g) = LinkState::new(
+                catalog,
+                files,
+                cfg,
+                self.infer,
+                records,
+                self.keep_review,
+                diags,
+            );
+            *self = s;
+            return g;
+        }
+        // Stale until the update is through: a panic half-way must not leave it trusted.
+        self.stale = true;
+        let t = stage("  link: explicit");
+        self.update_explicit(catalog, files, changed);
+        drop(t);
+        if self.infer {
+            let t = stage("  link: articles");
+            self.update_articles(catalog, files, records, changed);
+            drop(t);
+            let t = stage("  link: related");
+            self.update_related(catalog, changed);
+            drop(t);
+        }
+        let t = stage("  link: assemble");
+        let g = self.assemble(catalog, records, changed.touched, diags);
+        drop(t);
+        self.stale = false;
+        g
+    }
+
+    /// The update this state was brought to did not go through (the catalog is put back): the
+    /// next update draws everything again.
+    pub(crate) fn failed(&mut self) {
+        self.stale = true;
+    }
+
+    fn check_page(
+        &mut self,
+        catalog: &Catalog,
+        texts: &HashMap<&Path, &std::sync::Arc<str>>,
+        page: Page<'_>,
+    ) {
+        let mut d = Diagnostics::default();
+        let links = explicit::check_page(catalog, texts, page, &mut d);
+        self.explicit.insert(page.reference(), (links, d.items));
+    }
+
+    fn update_explicit(&mut self, catalog: &Catalog, files: &[SourceFile], changed: &Changed<'_>) {
+        let texts = explicit::texts(files);
+        let now = shape(catalog);
+        if now != self.shape {
+            self.shape = now;
+            self.explicit.clear();
+            self.explicit_all = None;
+            for page in explicit::pages(catalog) {
+                self.check_page(catalog, &texts, page);
+            }
+            return;
+        }
+        for p in changed.touched {
+            let old = self.explicit.remove(p);
+            if let Some(page) = catalog.page(p) {
+                self.check_page(catalog, &texts, page);
+            }
+            // A page with no explicit links and no diagnostics adds nothing, there or not.
+            let bare = |x: Option<&(Vec<Link>, Vec<Diagnostic>)>| {
+                x.is_none_or(|(l, d)| l.is_empty() && d.is_empty())
+            };
+            let same = match (&old, self.explicit.get(p)) {
+                (Some((lo, dof)), Some((ln, dn))) => lo == ln && dof.is_empty() && dn.is_empty(),
+                (o, n) => bare(o.as_ref()) && bare(n),
+            };
+            if !same {
+                self.explicit_all = None;
+            }
+        }
+    }
+
+    /// Infer the candidates of `articles` again (`keys`: and what they are looked up by).
+    fn infer_articles(
+        &mut self,
+        catalog: &Catalog,
+        files: &[SourceFile],
+        records: Option<&RecordSet>,
+        articles: &[&Article],
+        keys: bool,
+    ) {
+        let Some(ix) = &self.index else { return };
+        let sources: HashMap<&Path, &str> =
+            files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
+        let decide = Decisions::new(catalog);
+        // An article's explicit links to entries are its own page's (`errors:`): the only ones
+        // its candidates can meet.
+        let own: Vec<Link> = (articles.iter())
+            .filter_map(|a| self.explicit.get(&Page::Article(a).reference()))
+            .flat_map(|(l, _)| l.iter().cloned())
+            .collect();
+        let drawn = Drawn::of(&own);
+        // In batches, as `link_with` does: an article's candidates before they are cut down are
+        // megabytes on a large catalog.
+        let batch = (super::ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
+        for chunk in articles.chunks(batch) {
+            let cands = infer::articles::infer_each(catalog, ix, chunk, &sources, records);
+            for (a, mut cands) in chunk.iter().zip(cands) {
+                cands.retain(|c| decide.matters(&drawn, c, self.threshold));
+                let old = self.articles.remove(&a.id);
+                let (grams, codes) = match old {
+                    Some(o) if !keys => (o.grams, o.codes),
+                    _ => {
+                        let src = sources.get(a.source.as_path()).copied().unwrap_or("");
+                        infer::keys::article_keys(a, src, records)
+                    }
+                };
+                let links = ArticleLinks {
+                    grams,
+                    codes,
+                    cands,
+                };
+                self.articles.insert(a.id.clone(), links);
+            }
+        }
+    }
+
+    fn update_articles(
+        &mut self,
+        catalog: &Catalog,
+        files: &[SourceFile],
+        records: Option<&RecordSet>,
+        changed: &Changed<'_>,
+    ) {
+        let moved = moved_entries(catalog, changed, infer::keys::same_features);
+        // Entries' positions in the index are their positions in the catalog: one that came or
+        // went moves the others, and the index is made again.
+        let came_or_went = moved.iter().any(|(o, n)| o.is_none() || n.is_none());
+        if came_or_went {
+            self.index = Some(Index::new(catalog));
+        } else if let Some(ix) = &mut self.index {
+            for (o, n) in &moved {
+                if let (Some(o), Some(n)) = (o, n) {
+                    let i = catalog.entries.partition_point(|e| e.id < n.id);
+                    ix.replace_entry(i, o, n);
+                }
+            }
+        }
+        let mut grams: HashSet<u64> = HashSet::new();
+        let mut codes: HashSet<String> = HashSet::new();
+        for e in moved.iter().flat_map(|(o, n)| o.iter().chain(n)) {
+            let (g, c) = infer::keys::entry_keys(e);
+            grams.extend(g);
+            codes.extend(c);
+        }
+        let edited: HashSet<&str> = (changed.touched.iter())
+            .filter(|p| p.kind == PageKind::Article)
+            .map(|p| p.id.as_str())
+            .collect();
+        self.articles.retain(|id, _| catalog.article(id).is_some());
+        for id in &edited {
+            self.articles.remove(*id);
+        }
+        let named = articles_named(catalog, changed);
+        let again: Vec<&Article> = (catalog.articles.iter())
+            .filter(|a| {
+                named.contains(a.id.as_str())
+                    || match self.articles.get(&a.id) {
+                        None => true,
+                        Some(x) => {
+                            codes.iter().any(|c| x.codes.contains(c))
+                                || grams.iter().any(|g| x.grams.contains(g))
+                        }
+                    }
+            })
+            .collect();
+        self.infer_articles(catalog, files, records, &again, false);
+    }
+
+    fn update_related(&mut self, catalog: &Catalog, changed: &Changed<'_>) {
+        let moved = moved_entries(catalog, changed, infer::related::same_features);
+        if moved.is_empty() {
+            return;
+        }
+        // Positions hold unless an entry came or went; then everything is scored again (every
+        // word's rarity changed with the number of entries).
+        let came_or_went = moved.iter().any(|(o, n)| o.is_none() || n.is_none());
+        match &mut self.kept {
+            Some(k) if !came_or_went => {
+                for (o, n) in &moved {
+                    if let (Some(o), Some(n)) = (o, n) {
+                        let i = catalog.entries.partition_point(|e| e.id < n.id);
+                        k.replace_entry(catalog, i, o, n);
+                    }
+                }
+            }
+            _ => self.kept = Some(Kept::new(catalog)),
+        }
+        if let Some(k) = &self.kept {
+            // A ranking (each entry's best few, taken greedily over the whole catalog): taken
+            // again over every candidate.
+            self.related = k.links(catalog);
+        }
+    }
+
+    /// The explicit links of every page, in `explicit::check`'s order, and their diagnostics.
+    fn explicit_links(&mut self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
+        if self.explicit_all.is_none() {
+            let mut d = Diagnostics::default();
+            let links = self.explicit_joined(catalog, &mut d);
+            self.explicit_all = Some((links, d.items));
+        }
+        match &self.explicit_all {
+            Some((links, d)) => {
+                diags.extend(d.iter().cloned());
+                links.clone()
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn explicit_joined(&self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
+        let mut links = Vec::new();
+        for page in explicit::pages(catalog) {
+            if let Some((l, d)) = self.explicit.get(&page.reference()) {
+                links.extend(l.iter().cloned());
+                diags.extend(d.iter().cloned());
+            }
+        }
+        explicit::dedup(&mut links);
+        links
+    }
+
+    /// The graph from the parts, as `link_with` draws it; the code examples of entries whose
+    /// pages changed (or which `touched` names) are inferred again on the way.
+    fn assemble(
+        &mut self,
+        catalog: &Catalog,
+        records: Option<&RecordSet>,
+        touched: &BTreeSet<PageRef>,
+        diags: &mut Diagnostics,
+    ) -> Graph {
+        let threshold = self.threshold;
+        let mut g = Graph::default();
+        g.threshold = threshold;
+        let decide = Decisions::new(catalog);
+        let mut links = self.explicit_links(catalog, diags);
+        let mut review: Vec<Review> = Vec::new();
+        // `link_with` indexes the links drawn afresh for the code examples; kept up to date
+        // here instead, it is the same index.
+        let mut drawn = self.infer.then(|| Drawn::of(&links));
+        if let Some(drawn) = &mut drawn {
+            for a in &catalog.articles {
+                if let Some(x) = self.articles.get(&a.id) {
+                    let cands = x.cands.clone();
+                    decide.apply_to(drawn, cands, &mut links, &mut review, threshold);
+                }
+            }
+            let cands = self.related.clone();
+            decide.apply_to(drawn, cands, &mut links, &mut review, threshold);
+        }
+        let before = links.len();
+        decide.add_confirmed_without_candidate(&mut links);
+        if let Some(drawn) = &mut drawn {
+            drawn.note(&links, before);
+            let snips = self.snippet_candidates(catalog, records, &links, touched);
+            decide.apply_to(drawn, snips, &mut links, &mut review, threshold);
+        }
+        if self.keep_review {
+            g.review = review;
+        }
+        decide.add_confirmed_snippets(&mut links);
+        g.links = links;
+        // Ends of links long gone: written again from scratch now and then.
+        if self.ends_count > 2 * g.links.len() + 1024 {
+            self.ends_keys.clear();
+            self.ends_count = 0;
+        }
+        let (keys, count) = (&mut self.ends_keys, &mut self.ends_count);
+        g.sort_by_ends(|l| {
+            if let Some(k) = keys.get(&l.from).and_then(|m| m.get(&l.to)) {
+                return k.clone();
+            }
+            let k: Arc<str> = format!("{:?}{:?}", l.from, l.to).into();
+            let at = keys.entry(l.from.clone()).or_default();
+            at.insert(l.to.clone(), k.clone());
+            *count += 1;
+            k
+        });
+        g.review
+            .sort_by(|a, b| b.link.score.total_cmp(&a.link.score));
+        g
+    }
+
+    /// Every entry's code-example candidates, in catalog order, drawn again where they can
+    /// have changed.
+    fn snippet_candidates(
+        &mut self,
+        catalog: &Catalog,
+        records: Option<&RecordSet>,
+        links: &[Link],
+        touched: &BTreeSet<PageRef>,
+    ) -> Vec<Link> {
+        let pages = articles_by_entry(links);
+        self.snippets
+            .retain(|id, _| pages.contains_key(id.as_str()));
+        let mut out = Vec::new();
+        for (i, e) in catalog.entries.iter().enumerate() {
+            let Some(p) = pages.get(e.id.as_str()) else {
+                continue;
+            };
+            let entry = PageRef {
+                kind: PageKind::Entry,
+                id: e.id.clone(),
+            };
+            let fresh = self.snippets.get(&e.id).is_some_and(|(was, _)| {
+                was == p && !touched.contains(&entry) && !p.iter().any(|x| touched.contains(x))
+            });
+            if !fresh {
+                let cands = infer::snippets::infer(catalog, i, p, records);
+                self.snippets.insert(e.id.clone(), (p.clone(), cands));
+            }
+            if let Some((_, c)) = self.snippets.get(&e.id) {
+                out.extend(c.iter().cloned());
+            }
+        }
+        out
+    }
+}
+
+/// The edited entries that `same` tells apart from what they were, as (old, new); an entry
+/// that came or went has no old or no new version.
+fn moved_entries<'a>(
+    catalog: &'a Catalog,
+    changed: &Changed<'a>,
+    same: impl Fn(&Entry, &Entry) -> bool,
+) -> Vec<(Option<&'a Entry>, Option<&'a Entry>)> {
+    let mut moved = Vec::new();
+    for p in changed.touched.iter().filter(|p| p.kind == PageKind::Entry) {
+        let old = changed.old_entries.iter().find(|e| e.id == p.id);
+        let new = catalog.entry(&p.id);
+        match (old, new) {
+            (Some(o), Some(n)) if same(o, n) => {}
+            (None, None) => {}
+            (o, n) => moved.push((o, n)),
+        }
+    }
+    moved
+}
+
+/// Articles the edited entries' `links:` items name, before and after the edit: a candidate
+/// between one of them and the entry may have been kept (or left out) for that decision alone.
+fn articles_named<'a>(catalog: &'a Catalog, changed: &Changed<'_>) -> HashSet<&'a str> {
+    let now = (changed.touched.iter())
+        .filter(|p| p.kind == PageKind::Entry)
+        .filter_map(|p| catalog.entry(&p.id));
+    let mut out = HashSet::new();
+    for e in now.chain(changed.old_entries.iter()) {
+        for raw in e.links.confirm.iter().chain(&e.links.reject) {
+            let target = raw.split_once("->").map_or(raw.as_str(), |(_, t)| t).trim();
+            let path = target.split('#').next().unwrap_or(target);
+            if let Some(a) = catalog.article(&explicit::content_id(path)) {
+                out.insert(a.id.as_str());
+            }
+        }
+    }
+    out
+}
+
+/// What explicit references are checked against beyond their own page, as one hash: the pages
+/// there are (ID and file), those that did not parse, and each entry's workaround and dead-end
+/// numbers.
+fn shape(catalog: &Catalog) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for e in &catalog.entries {
+        e.id.hash(&mut h);
+        e.source.hash(&mut h);
+        for w in &e.workarounds {
+            w.number.hash(&mut h);
+        }
+        0xffusize.hash(&mut h);
+        for d in &e.dead_ends {
+            d.number.hash(&mut h);
+        }
+        0xfeusize.hash(&mut h);
+    }
+    for a in &catalog.articles {
+        a.id.hash(&mut h);
+        a.source.hash(&mut h);
+    }
+    catalog.unparsed.hash(&mut h);
+    h.finish()
+}
