@@ -17,6 +17,8 @@ pub struct Analysis {
     pub catalog: Catalog,
     pub graph: Graph,
     pub diags: Diagnostics,
+    /// The link stage's parts, kept for incremental updates when the scope asks (`Scope::live`).
+    pub(crate) links: Option<crate::link::LinkState>,
 }
 
 /// load -> parse -> link.
@@ -28,6 +30,7 @@ pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
             infer,
             drafts: true,
             review: true,
+            live: false,
         },
     )
 }
@@ -41,6 +44,8 @@ pub struct Scope {
     pub drafts: bool,
     /// Keep the inferred links left out, for `check --links` (`Graph::review`).
     pub review: bool,
+    /// Keep the link stage's parts (`Analysis::links`), for `serve`'s incremental updates.
+    pub live: bool,
 }
 
 /// `analyse`, choosing what it takes in.
@@ -59,15 +64,29 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
     drop(t);
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
-    let graph = crate::link::link_with(
-        &catalog,
-        &files,
-        cfg,
-        infer,
-        Some(&records),
-        scope.review,
-        &mut diags,
-    );
+    let (graph, links) = if scope.live {
+        let (state, graph) = crate::link::LinkState::new(
+            &catalog,
+            &files,
+            cfg,
+            infer,
+            Some(&records),
+            scope.review,
+            &mut diags,
+        );
+        (graph, Some(state))
+    } else {
+        let graph = crate::link::link_with(
+            &catalog,
+            &files,
+            cfg,
+            infer,
+            Some(&records),
+            scope.review,
+            &mut diags,
+        );
+        (graph, None)
+    };
     drop(t);
     diags.sort();
     Ok(Analysis {
@@ -75,5 +94,6 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
         catalog,
         graph,
         diags,
+        links,
     })
 }

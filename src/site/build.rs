@@ -76,6 +76,7 @@ fn build_inner(
             drafts: opts.drafts,
             // Serve keeps the analysis; a build only needs the links drawn.
             review: keep,
+            live: keep,
         };
         let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {

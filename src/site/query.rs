@@ -54,6 +54,7 @@ impl Searcher {
             infer: true,
             drafts: false,
             review: false,
+            live: false,
         };
         let analysis = super::analyse_with(root, cfg, scope)?;
         Ok(Searcher {

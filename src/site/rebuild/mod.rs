@@ -61,23 +61,30 @@ impl Live {
     /// A full build; keeps what later updates need. Content errors come back as `Error::Content`.
     pub fn start(root: &Path, opts: &BuildOptions) -> Result<(Live, BuildReport, Diagnostics)> {
         let cfg = Config::load(root)?;
-        let (report, diags, analysis, records) = build_keep(root, &cfg, opts)?;
+        let (report, diags, mut analysis, records) = build_keep(root, &cfg, opts)?;
         let mut file_diags: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
         // Parse diagnostics only (warnings): link diagnostics are recomputed on every update.
         for f in &analysis.files {
             let (_, d) = crate::parse::parse_file(f, cfg.verify.timeout_s);
             file_diags.insert(f.path.clone(), d.items);
         }
-        // The build drew the graph without keeping its parts: drawn again, kept this time.
-        let (links, _) = crate::link::LinkState::new(
-            &analysis.catalog,
-            &analysis.files,
-            &cfg,
-            !opts.no_infer,
-            Some(&records),
-            true,
-            &mut Diagnostics::default(),
-        );
+        // The build kept the link stage's parts (`Scope::live`); a build without them draws
+        // the graph again, keeping them this time.
+        let links = match analysis.links.take() {
+            Some(links) => links,
+            None => {
+                crate::link::LinkState::new(
+                    &analysis.catalog,
+                    &analysis.files,
+                    &cfg,
+                    !opts.no_infer,
+                    Some(&records),
+                    true,
+                    &mut Diagnostics::default(),
+                )
+                .0
+            }
+        };
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
