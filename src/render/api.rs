@@ -13,10 +13,13 @@ use serde_json::{json, Value};
 struct CatalogEntry<'a> {
     id: &'a str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     exception: &'a Option<String>,
     domain: &'a str,
     category: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     error_code: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     fix_rate: Option<u8>,
     url: String,
     /// Where the entry's JSON is (`build.entry_json`); absent when nowhere.
@@ -92,21 +95,72 @@ pub(crate) fn catalog<'a>(
     }
 }
 
-/// A block's `display` (the code as readers see it) is written only where it differs from its
-/// `code` (hidden setup lines): elsewhere it would repeat every block's code.
-fn drop_unchanged_display(entry: &mut Value) {
-    let Some(snippets) = entry.get_mut("snippets").and_then(Value::as_array_mut) else {
+/// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two
+/// halves of it (the file's path or the key of the domain's file gives it), where its Markdown
+/// is (`source`, each part's `line`), a block's `index` (its place in `snippets`), its `info`
+/// where it is only the language, and its `display` where it is its `code` (no hidden setup
+/// lines). Then `prune` drops what is empty.
+fn drop_repeated(entry: &mut Value) {
+    let Some(e) = entry.as_object_mut() else {
         return;
     };
-    for s in snippets.iter_mut().filter_map(Value::as_object_mut) {
+    for key in ["id", "domain", "slug", "source"] {
+        e.remove(key);
+    }
+    for part in ["workarounds", "dead_ends", "extra_sections"] {
+        for p in objects(e.get_mut(part)) {
+            p.remove("line");
+        }
+    }
+    for (i, s) in objects(e.get_mut("snippets")).enumerate() {
+        s.remove("line");
+        if s.get("index").and_then(Value::as_u64) == Some(i as u64) {
+            s.remove("index");
+        }
+        if s.get("info") == s.get("lang") {
+            s.remove("info");
+        }
         if s.get("display") == s.get("code") {
             s.remove("display");
         }
     }
 }
 
+/// The objects of the array `v` (none when it is not one).
+fn objects(v: Option<&mut Value>) -> impl Iterator<Item = &mut serde_json::Map<String, Value>> {
+    v.and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object_mut)
+}
+
+/// Every member whose value is null, `""`, `[]` or `{}` (once its own members are pruned) taken
+/// out, at every depth: an absent member means empty. Array items stay where they are (their
+/// places count).
+fn prune(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            o.values_mut().for_each(prune);
+            o.retain(|_, x| !is_empty(x));
+        }
+        Value::Array(a) => a.iter_mut().for_each(prune),
+        _ => {}
+    }
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
 /// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
-/// verification state with its record.
+/// verification state with its record; what is empty or repeated left out (`drop_repeated`,
+/// `prune`).
 pub(crate) fn entry(v: &EntryView<'_>) -> Value {
     let e = v.entry;
     let verification: Vec<Value> = v
@@ -130,11 +184,48 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
         })
         .collect();
     let mut entry = json!(e);
-    drop_unchanged_display(&mut entry);
-    json!({
+    drop_repeated(&mut entry);
+    let mut out = json!({
         "entry": entry,
         "url": crate::core::urls::entry(&e.id),
         "links": v.links,
         "verification": verification,
-    })
+    });
+    prune(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_empty_or_repeated_is_left_out_and_the_rest_stays() {
+        let mut e = json!({
+            "id": "np/a", "domain": "np", "slug": "a", "source": "content/errors/np/a.md",
+            "message": "m", "exception": null, "fix_rate": 0, "aliases": [], "detail": "",
+            "links": {"confirm": [], "reject": []},
+            "workarounds": [{"number": 2, "line": 9, "snippets": [1], "success_rate": 80}],
+            "snippets": [
+                {"index": 0, "lang": "python", "info": "python", "code": "x", "display": "x",
+                 "line": 3, "run": null},
+                {"index": 5, "lang": "python", "info": "python run", "code": "s\nx",
+                 "display": "x", "line": 7, "run": {"gpus": 0, "env": [], "after": null}},
+            ],
+        });
+        drop_repeated(&mut e);
+        prune(&mut e);
+        assert_eq!(
+            e,
+            json!({
+                "message": "m", "fix_rate": 0,
+                "workarounds": [{"number": 2, "snippets": [1], "success_rate": 80}],
+                "snippets": [
+                    {"lang": "python", "code": "x"},
+                    {"index": 5, "lang": "python", "info": "python run", "code": "s\nx",
+                     "display": "x", "run": {"gpus": 0}},
+                ],
+            })
+        );
+    }
 }

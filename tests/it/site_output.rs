@@ -127,6 +127,31 @@ fn machine_readable_outputs_parse() {
     .unwrap();
     assert_eq!(e["entry"]["workarounds"][0]["success_rate"], 95);
     assert_eq!(e["entry"]["dead_ends"][1]["fail_rate"], 95);
+    assert_eq!(e["url"], "errors/pytorch/dataset-worker-fork-cuda/");
+    assert!(e["entry"]["message"].as_str().unwrap().starts_with("RuntimeError"));
+    // What the file's path already says, where the Markdown is, and what is empty are left out.
+    for key in ["id", "domain", "slug", "source"] {
+        assert!(e["entry"].get(key).is_none(), "{key}");
+    }
+    assert!(e["entry"]["workarounds"][0].get("line").is_none());
+    assert!(e["entry"]["snippets"][0].get("line").is_none());
+    let mut stack = vec![&e];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    let empty = x.is_null()
+                        || x.as_str() == Some("")
+                        || x.as_array().is_some_and(|a| a.is_empty())
+                        || x.as_object().is_some_and(|o| o.is_empty());
+                    assert!(!empty, "{k}: {x}");
+                    stack.push(x);
+                }
+            }
+            serde_json::Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
     let sitemap = read(&out, "sitemap.xml");
     assert!(sitemap.contains(
         "<loc>https://errbook.example.org/errors/pytorch/dataset-worker-fork-cuda/</loc>"
