@@ -97,8 +97,8 @@ pub(crate) fn catalog<'a>(
 
 /// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two
 /// halves of it (the file's path or the key of the domain's file gives it), where its Markdown
-/// is (`source`, each part's `line`), a block's `index` (its place in `snippets`), its `info`
-/// where it is only the language, and its `display` where it is its `code` (no hidden setup
+/// is (`source`, each part's `line`), a block's `index` and `id` where they follow from its
+/// place in `snippets` (`snippet-<index+1>`), its `info` where it is only the language, and its `display` where it is its `code` (no hidden setup
 /// lines). Then `prune` drops what is empty.
 fn drop_repeated(entry: &mut Value) {
     let Some(e) = entry.as_object_mut() else {
@@ -117,11 +117,26 @@ fn drop_repeated(entry: &mut Value) {
         if s.get("index").and_then(Value::as_u64) == Some(i as u64) {
             s.remove("index");
         }
+        if s.get("id").and_then(Value::as_str) == Some(&format!("snippet-{}", i + 1)) {
+            s.remove("id");
+        }
         if s.get("info") == s.get("lang") {
             s.remove("info");
         }
         if s.get("display") == s.get("code") {
             s.remove("display");
+        }
+    }
+}
+
+/// Each of an entry's links has the entry at one end: that end (`from`, else `to`) is left
+/// out, so that a link without `from` comes from the entry and one without `to` goes to it.
+fn drop_own_end(links: &mut Value, own: &Value) {
+    for l in objects(Some(links)) {
+        if l.get("from") == Some(own) {
+            l.remove("from");
+        } else if l.get("to") == Some(own) {
+            l.remove("to");
         }
     }
 }
@@ -185,10 +200,12 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
         .collect();
     let mut entry = json!(e);
     drop_repeated(&mut entry);
+    let mut links = json!(v.links);
+    drop_own_end(&mut links, &json!(crate::link::Node::Entry { id: e.id.clone() }));
     let mut out = json!({
         "entry": entry,
         "url": crate::core::urls::entry(&e.id),
-        "links": v.links,
+        "links": links,
         "verification": verification,
     });
     prune(&mut out);
@@ -207,7 +224,7 @@ mod tests {
             "links": {"confirm": [], "reject": []},
             "workarounds": [{"number": 2, "line": 9, "snippets": [1], "success_rate": 80}],
             "snippets": [
-                {"index": 0, "lang": "python", "info": "python", "code": "x", "display": "x",
+                {"index": 0, "id": "snippet-1", "lang": "python", "info": "python", "code": "x", "display": "x",
                  "line": 3, "run": null},
                 {"index": 5, "lang": "python", "info": "python run", "code": "s\nx",
                  "display": "x", "line": 7, "run": {"gpus": 0, "env": [], "after": null}},
@@ -227,5 +244,11 @@ mod tests {
                 ],
             })
         );
+        let own = json!({"type": "entry", "id": "np/a"});
+        let other = json!({"type": "entry", "id": "np/b"});
+        let mut links = json!([{"from": own, "to": other}, {"from": other, "to": own},
+                               {"from": own, "to": own}]);
+        drop_own_end(&mut links, &own);
+        assert_eq!(links, json!([{"to": other}, {"from": other}, {"to": own}]));
     }
 }
