@@ -69,6 +69,21 @@
     }
   }
   ready(explainFileUrl);
+  // Each code block's copy button is made here, not written into every page: it only works
+  // with scripts, and it is the same on every block.
+  function addCopyButtons() {
+    var wraps = document.querySelectorAll(".code-wrap");
+    for (var i = 0; i < wraps.length; i++) {
+      if (wraps[i].querySelector("button.copy")) continue;
+      var btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = "copy";
+      btn.setAttribute("aria-label", "Copy code");
+      btn.textContent = "Copy";
+      wraps[i].insertBefore(btn, wraps[i].firstChild);
+    }
+  }
+  ready(addCopyButtons);
   function copy(text, btn) {
     var done = function () {
       btn.classList.add("done");
