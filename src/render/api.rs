@@ -97,8 +97,10 @@ pub(crate) fn catalog<'a>(
 
 /// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two
 /// halves of it (the file's path or the key of the domain's file gives it), where its Markdown
-/// is (`source`, each part's `line`), a block's `index` and `id` where they follow from its
-/// place in `snippets` (`snippet-<index+1>`), its `info` where it is only the language, and its `display` where it is its `code` (no hidden setup
+/// is (`source`, each part's `line`), a workaround's or dead end's `number` where it is its
+/// place in the list (from 1), a block's `index` and `id` where they follow from its
+/// place in `snippets` (`snippet-<index+1>`), its `label` where it is only the heading of the
+/// section whose part names it, its `info` where it is only the language, and its `display` where it is its `code` (no hidden setup
 /// lines). Then `prune` drops what is empty.
 fn drop_repeated(entry: &mut Value) {
     let Some(e) = entry.as_object_mut() else {
@@ -108,12 +110,20 @@ fn drop_repeated(entry: &mut Value) {
         e.remove(key);
     }
     for part in ["workarounds", "dead_ends", "extra_sections"] {
-        for p in objects(e.get_mut(part)) {
+        for (i, p) in objects(e.get_mut(part)).enumerate() {
             p.remove("line");
+            if p.get("number").and_then(Value::as_u64) == Some(i as u64 + 1) {
+                p.remove("number");
+            }
         }
     }
+    let headed = headings(e);
     for (i, s) in objects(e.get_mut("snippets")).enumerate() {
         s.remove("line");
+        let label = s.get("label").and_then(Value::as_str).map(str::to_lowercase);
+        if label.is_some() && headed.get(&i) == label.as_ref() {
+            s.remove("label");
+        }
         if s.get("index").and_then(Value::as_u64) == Some(i as u64) {
             s.remove("index");
         }
@@ -127,6 +137,36 @@ fn drop_repeated(entry: &mut Value) {
             s.remove("display");
         }
     }
+}
+
+/// The heading of the section each block is in, as the entry's parts say (`workarounds[].snippets`
+/// under "Workarounds"...), lowercased: a block's `label` that is only that heading says
+/// nothing the part does not.
+fn headings(e: &serde_json::Map<String, Value>) -> std::collections::HashMap<usize, String> {
+    let mut out = std::collections::HashMap::new();
+    let parts = [("workarounds", "workarounds"), ("dead_ends", "dead ends")];
+    for (part, heading) in parts {
+        for p in e.get(part).and_then(Value::as_array).into_iter().flatten() {
+            for i in indices(p) {
+                out.insert(i, heading.to_string());
+            }
+        }
+    }
+    for s in e.get("extra_sections").and_then(Value::as_array).into_iter().flatten() {
+        let title = s.get("title").and_then(Value::as_str).unwrap_or_default();
+        for i in indices(s) {
+            out.insert(i, title.to_lowercase());
+        }
+    }
+    out
+}
+
+/// The block indices a part's `snippets` names.
+fn indices(part: &Value) -> impl Iterator<Item = usize> + '_ {
+    let all = part.get("snippets").and_then(Value::as_array);
+    all.into_iter()
+        .flatten()
+        .filter_map(|i| usize::try_from(i.as_u64()?).ok())
 }
 
 /// Each of an entry's links has the entry at one end: that end (`from`, else `to`) is left
@@ -223,11 +263,15 @@ mod tests {
             "message": "m", "exception": null, "fix_rate": 0, "aliases": [], "detail": "",
             "links": {"confirm": [], "reject": []},
             "workarounds": [{"number": 2, "line": 9, "snippets": [1], "success_rate": 80}],
+            "dead_ends": [{"number": 1, "fail_rate": 3}, {"number": 2, "fail_rate": 4}],
             "snippets": [
-                {"index": 0, "id": "snippet-1", "lang": "python", "info": "python", "code": "x", "display": "x",
-                 "line": 3, "run": null},
-                {"index": 5, "lang": "python", "info": "python run", "code": "s\nx",
-                 "display": "x", "line": 7, "run": {"gpus": 0, "env": [], "after": null}},
+                {"index": 0, "id": "snippet-1", "label": "Other", "lang": "python",
+                 "info": "python", "code": "x", "display": "x", "line": 3, "run": null},
+                {"index": 5, "id": "snippet-2", "label": "Workarounds", "lang": "python",
+                 "info": "python run", "code": "s\nx", "display": "x", "line": 7,
+                 "run": {"gpus": 0, "env": [], "after": null}},
+                {"index": 2, "id": "mine", "label": "Dead Ends", "lang": "", "info": "",
+                 "code": "y", "display": "y"},
             ],
         });
         drop_repeated(&mut e);
@@ -237,10 +281,12 @@ mod tests {
             json!({
                 "message": "m", "fix_rate": 0,
                 "workarounds": [{"number": 2, "snippets": [1], "success_rate": 80}],
+                "dead_ends": [{"fail_rate": 3}, {"fail_rate": 4}],
                 "snippets": [
-                    {"lang": "python", "code": "x"},
+                    {"label": "Other", "lang": "python", "code": "x"},
                     {"index": 5, "lang": "python", "info": "python run", "code": "s\nx",
                      "display": "x", "run": {"gpus": 0}},
+                    {"id": "mine", "label": "Dead Ends", "code": "y"},
                 ],
             })
         );
