@@ -104,7 +104,10 @@ impl<'a> Renderer<'a> {
         catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
-        let theme = theme::Theme::load(root, cfg)?;
+        let mut theme = theme::Theme::load(root, cfg)?;
+        // The code's colours close the theme's stylesheet: a page links one file.
+        let css = theme.statics.entry("style.css".to_string()).or_default();
+        css.extend_from_slice(highlight::stylesheet()?.as_bytes());
         let mut tera = theme.tera()?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape);

@@ -192,10 +192,7 @@ pub(super) fn render_into(
 
     // Feeds, search index, theme and site files.
     let t = crate::core::timings::stage("index");
-    let mut extra = catalog_files(cfg, &resolver, &paths, offline, Wanted::ALL)?;
-    let (light, dark) = crate::render::highlight::stylesheets()?;
-    extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
-    extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
+    let extra = catalog_files(cfg, &resolver, &paths, offline, Wanted::ALL)?;
     for f in &extra {
         stage.write(&f.path, &f.bytes)?;
     }

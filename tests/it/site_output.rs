@@ -31,8 +31,6 @@ fn every_page_of_the_contract_exists() {
         "feed.xml",
         "404.html",
         "theme/style.css",
-        "theme/syntax-light.css",
-        "theme/syntax-dark.css",
     ] {
         assert!(files.contains(f), "missing {f}; have {files:#?}");
     }
@@ -61,7 +59,9 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     assert!(html.contains(
         "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the &#39;spawn&#39; start method."
     ));
-    assert!(html.contains("data-copy=\"#message\""), "copy button");
+    // Its copy button is made by site.js, as the code blocks' are.
+    assert!(html.contains("<h1 class=\"message\" id=\"message\">"));
+    assert!(read(&out, "theme/site.js").contains("\"#message\""), "copy button");
     for needle in [
         "<code>pytorch/dataset-worker-fork-cuda</code>",
         "<code>config_error</code>",
@@ -81,7 +81,7 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-2\""));
     // The bar draws the rate that the words beside it say (`<span class="rate">`).
     assert!(
-        html.contains("<meter class=\"bar\" value=\"95\" max=\"100\" aria-hidden=\"true\"></meter>\n<span class=\"rate\">95% success</span>"),
+        html.contains("<meter value=\"95\" max=\"100\" aria-hidden=\"true\"></meter>\n<span class=\"rate\">95% success</span>"),
         "success bar"
     );
 }
@@ -95,13 +95,18 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     );
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
-    // One short class per kind of token (keyword, string...), coloured by theme/syntax-*.css.
+    // One short class per kind of token (keyword, string...), coloured by theme/style.css.
     assert!(
-        html.contains("<span class=\"k\">import </span>"),
+        html.contains("<b class=\"k\">import </b>"),
         "highlighted"
     );
-    let css = read(&out, "theme/syntax-light.css");
-    assert!(css.contains("pre.code .k{color:#"), "{css}");
+    let css = read(&out, "theme/style.css");
+    assert!(css.contains("\npre.code .k{color:#"), "{css}");
+    assert!(
+        css.contains(":root[data-theme=dark] pre.code .k{color:#"),
+        "{css}"
+    );
+    assert_eq!(html.matches("rel=\"stylesheet\"").count(), 1, "one stylesheet");
     assert!(
         html.contains(
             "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
