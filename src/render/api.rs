@@ -120,7 +120,10 @@ fn drop_repeated(entry: &mut Value) {
     let headed = headings(e);
     for (i, s) in objects(e.get_mut("snippets")).enumerate() {
         s.remove("line");
-        let label = s.get("label").and_then(Value::as_str).map(str::to_lowercase);
+        let label = s
+            .get("label")
+            .and_then(Value::as_str)
+            .map(str::to_lowercase);
         if label.is_some() && headed.get(&i) == label.as_ref() {
             s.remove("label");
         }
@@ -152,7 +155,12 @@ fn headings(e: &serde_json::Map<String, Value>) -> std::collections::HashMap<usi
             }
         }
     }
-    for s in e.get("extra_sections").and_then(Value::as_array).into_iter().flatten() {
+    for s in e
+        .get("extra_sections")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let title = s.get("title").and_then(Value::as_str).unwrap_or_default();
         for i in indices(s) {
             out.insert(i, title.to_lowercase());
@@ -241,7 +249,10 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
     let mut entry = json!(e);
     drop_repeated(&mut entry);
     let mut links = json!(v.links);
-    drop_own_end(&mut links, &json!(crate::link::Node::Entry { id: e.id.clone() }));
+    drop_own_end(
+        &mut links,
+        &json!(crate::link::Node::Entry { id: e.id.clone() }),
+    );
     let mut out = json!({
         "entry": entry,
         "url": crate::core::urls::entry(&e.id),

@@ -190,7 +190,10 @@ mod tests {
     #[test]
     fn the_sitemap_has_one_url_a_line() {
         let cfg = Config::default();
-        let paths = ["index.html".to_string(), "errors/a/b/index.html".to_string()];
+        let paths = [
+            "index.html".to_string(),
+            "errors/a/b/index.html".to_string(),
+        ];
         let xml = sitemap(&cfg, &paths).unwrap();
         let lines: Vec<&str> = xml.lines().collect();
         assert_eq!(lines.len(), 5, "{xml}");

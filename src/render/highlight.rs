@@ -272,9 +272,10 @@ pub(crate) fn stylesheet() -> crate::core::error::Result<&'static str> {
 fn make_stylesheet() -> crate::core::error::Result<String> {
     let themes = ThemeSet::load_defaults();
     let theme = |name: &str| {
-        themes.themes.get(name).ok_or_else(|| {
-            crate::core::error::Error::Other(format!("syntect has no theme {name}"))
-        })
+        themes
+            .themes
+            .get(name)
+            .ok_or_else(|| crate::core::error::Error::Other(format!("syntect has no theme {name}")))
     };
     let (light, dark) = (theme(LIGHT)?, theme(DARK)?);
     // The themes' colours as they are fail WCAG AA on the page's code background (comments at
@@ -346,7 +347,9 @@ mod tests {
     #[test]
     fn every_class_has_a_colour_in_both_schemes() {
         let css = stylesheet().unwrap();
-        let (light, dark) = css.split_once("@media (prefers-color-scheme: dark)").unwrap();
+        let (light, dark) = css
+            .split_once("@media (prefers-color-scheme: dark)")
+            .unwrap();
         let (auto, chosen) = dark.split_once("}\n:root[data-theme=dark]").unwrap();
         for (_, class, _) in KINDS {
             let rule = format!("\npre.code .{class}{{color:#");

@@ -7,7 +7,9 @@
 /// `core::urls::href` gives it (`index.html` added for folders in offline bundles, `./` for
 /// the page itself), without going up past the folders both paths share.
 pub(crate) fn href(from: &str, to: &str, offline: bool) -> String {
-    let odd = |p: &str| p.starts_with('/') || p.contains("//") || p.split('/').any(|s| s == "." || s == "..");
+    let odd = |p: &str| {
+        p.starts_with('/') || p.contains("//") || p.split('/').any(|s| s == "." || s == "..")
+    };
     if odd(from) || odd(to) {
         return crate::core::urls::href(from, to, offline);
     }
@@ -45,15 +47,24 @@ mod tests {
         assert_eq!(href(e, "", true), "../../../index.html");
         assert_eq!(href(e, e, false), "./");
         assert_eq!(href(e, "errors/numpy/x/#fix", false), "#fix");
-        assert_eq!(href(e, "theme/style.css", false), "../../../theme/style.css");
+        assert_eq!(
+            href(e, "theme/style.css", false),
+            "../../../theme/style.css"
+        );
         assert_eq!(href("errors/", "errors/a/b/", true), "a/b/index.html");
         assert_eq!(href("", "errors/a/b/", false), "errors/a/b/");
         assert_eq!(href("404.html", "search/", false), "search/");
         assert_eq!(href("errors/", "errors/", false), "./");
         assert_eq!(href("search/", "search/?q=a/b", false), "?q=a/b");
         // Whatever `core::urls::href` gives, this resolves to the same place.
-        for (from, to) in [("articles/a/", "errors/p/s/"), ("errors/a/b/", "articles/c/")] {
-            assert_eq!(href(from, to, true), crate::core::urls::href(from, to, true));
+        for (from, to) in [
+            ("articles/a/", "errors/p/s/"),
+            ("errors/a/b/", "articles/c/"),
+        ] {
+            assert_eq!(
+                href(from, to, true),
+                crate::core::urls::href(from, to, true)
+            );
         }
     }
 }

@@ -61,7 +61,10 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     ));
     // Its copy button is made by site.js, as the code blocks' are.
     assert!(html.contains("<h1 class=\"message\" id=\"message\">"));
-    assert!(read(&out, "theme/site.js").contains("\"#message\""), "copy button");
+    assert!(
+        read(&out, "theme/site.js").contains("\"#message\""),
+        "copy button"
+    );
     for needle in [
         "<code>pytorch/dataset-worker-fork-cuda</code>",
         "<code>config_error</code>",
@@ -96,17 +99,18 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
     // One short class per kind of token (keyword, string...), coloured by theme/style.css.
-    assert!(
-        html.contains("<b class=\"k\">import </b>"),
-        "highlighted"
-    );
+    assert!(html.contains("<b class=\"k\">import </b>"), "highlighted");
     let css = read(&out, "theme/style.css");
     assert!(css.contains("\npre.code .k{color:#"), "{css}");
     assert!(
         css.contains(":root[data-theme=dark] pre.code .k{color:#"),
         "{css}"
     );
-    assert_eq!(html.matches("rel=\"stylesheet\"").count(), 1, "one stylesheet");
+    assert_eq!(
+        html.matches("rel=\"stylesheet\"").count(),
+        1,
+        "one stylesheet"
+    );
     assert!(
         html.contains(
             "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
@@ -133,7 +137,10 @@ fn machine_readable_outputs_parse() {
     assert_eq!(e["entry"]["workarounds"][0]["success_rate"], 95);
     assert_eq!(e["entry"]["dead_ends"][1]["fail_rate"], 95);
     assert_eq!(e["url"], "errors/pytorch/dataset-worker-fork-cuda/");
-    assert!(e["entry"]["message"].as_str().unwrap().starts_with("RuntimeError"));
+    assert!(e["entry"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("RuntimeError"));
     // What the file's path already says, where the Markdown is, and what is empty are left out.
     for key in ["id", "domain", "slug", "source"] {
         assert!(e["entry"].get(key).is_none(), "{key}");
