@@ -13,10 +13,13 @@ use serde_json::{json, Value};
 struct CatalogEntry<'a> {
     id: &'a str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     exception: &'a Option<String>,
     domain: &'a str,
     category: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     error_code: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     fix_rate: Option<u8>,
     url: String,
     /// Where the entry's JSON is (`build.entry_json`); absent when nowhere.
@@ -92,21 +95,135 @@ pub(crate) fn catalog<'a>(
     }
 }
 
-/// A block's `display` (the code as readers see it) is written only where it differs from its
-/// `code` (hidden setup lines): elsewhere it would repeat every block's code.
-fn drop_unchanged_display(entry: &mut Value) {
-    let Some(snippets) = entry.get_mut("snippets").and_then(Value::as_array_mut) else {
+/// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two
+/// halves of it (the file's path or the key of the domain's file gives it), where its Markdown
+/// is (`source`, each part's `line`), a workaround's or dead end's `number` where it is its
+/// place in the list (from 1), a block's `index` and `id` where they follow from its
+/// place in `snippets` (`snippet-<index+1>`), its `label` where it is only the heading of the
+/// section whose part names it, its `info` where it is only the language, and its `display` where it is its `code` (no hidden setup
+/// lines). Then `prune` drops what is empty.
+fn drop_repeated(entry: &mut Value) {
+    let Some(e) = entry.as_object_mut() else {
         return;
     };
-    for s in snippets.iter_mut().filter_map(Value::as_object_mut) {
+    for key in ["id", "domain", "slug", "source"] {
+        e.remove(key);
+    }
+    for part in ["workarounds", "dead_ends", "extra_sections"] {
+        for (i, p) in objects(e.get_mut(part)).enumerate() {
+            p.remove("line");
+            if p.get("number").and_then(Value::as_u64) == Some(i as u64 + 1) {
+                p.remove("number");
+            }
+        }
+    }
+    let headed = headings(e);
+    for (i, s) in objects(e.get_mut("snippets")).enumerate() {
+        s.remove("line");
+        let label = s
+            .get("label")
+            .and_then(Value::as_str)
+            .map(str::to_lowercase);
+        if label.is_some() && headed.get(&i) == label.as_ref() {
+            s.remove("label");
+        }
+        if s.get("index").and_then(Value::as_u64) == Some(i as u64) {
+            s.remove("index");
+        }
+        if s.get("id").and_then(Value::as_str) == Some(&format!("snippet-{}", i + 1)) {
+            s.remove("id");
+        }
+        if s.get("info") == s.get("lang") {
+            s.remove("info");
+        }
         if s.get("display") == s.get("code") {
             s.remove("display");
         }
     }
 }
 
+/// The heading of the section each block is in, as the entry's parts say (`workarounds[].snippets`
+/// under "Workarounds"...), lowercased: a block's `label` that is only that heading says
+/// nothing the part does not.
+fn headings(e: &serde_json::Map<String, Value>) -> std::collections::HashMap<usize, String> {
+    let mut out = std::collections::HashMap::new();
+    let parts = [("workarounds", "workarounds"), ("dead_ends", "dead ends")];
+    for (part, heading) in parts {
+        for p in e.get(part).and_then(Value::as_array).into_iter().flatten() {
+            for i in indices(p) {
+                out.insert(i, heading.to_string());
+            }
+        }
+    }
+    for s in e
+        .get("extra_sections")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let title = s.get("title").and_then(Value::as_str).unwrap_or_default();
+        for i in indices(s) {
+            out.insert(i, title.to_lowercase());
+        }
+    }
+    out
+}
+
+/// The block indices a part's `snippets` names.
+fn indices(part: &Value) -> impl Iterator<Item = usize> + '_ {
+    let all = part.get("snippets").and_then(Value::as_array);
+    all.into_iter()
+        .flatten()
+        .filter_map(|i| usize::try_from(i.as_u64()?).ok())
+}
+
+/// Each of an entry's links has the entry at one end: that end (`from`, else `to`) is left
+/// out, so that a link without `from` comes from the entry and one without `to` goes to it.
+fn drop_own_end(links: &mut Value, own: &Value) {
+    for l in objects(Some(links)) {
+        if l.get("from") == Some(own) {
+            l.remove("from");
+        } else if l.get("to") == Some(own) {
+            l.remove("to");
+        }
+    }
+}
+
+/// The objects of the array `v` (none when it is not one).
+fn objects(v: Option<&mut Value>) -> impl Iterator<Item = &mut serde_json::Map<String, Value>> {
+    v.and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object_mut)
+}
+
+/// Every member whose value is null, `""`, `[]` or `{}` (once its own members are pruned) taken
+/// out, at every depth: an absent member means empty. Array items stay where they are (their
+/// places count).
+fn prune(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            o.values_mut().for_each(prune);
+            o.retain(|_, x| !is_empty(x));
+        }
+        Value::Array(a) => a.iter_mut().for_each(prune),
+        _ => {}
+    }
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
 /// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
-/// verification state with its record.
+/// verification state with its record; what is empty or repeated left out (`drop_repeated`,
+/// `prune`).
 pub(crate) fn entry(v: &EntryView<'_>) -> Value {
     let e = v.entry;
     let verification: Vec<Value> = v
@@ -130,11 +247,65 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
         })
         .collect();
     let mut entry = json!(e);
-    drop_unchanged_display(&mut entry);
-    json!({
+    drop_repeated(&mut entry);
+    let mut links = json!(v.links);
+    drop_own_end(
+        &mut links,
+        &json!(crate::link::Node::Entry { id: e.id.clone() }),
+    );
+    let mut out = json!({
         "entry": entry,
         "url": crate::core::urls::entry(&e.id),
-        "links": v.links,
+        "links": links,
         "verification": verification,
-    })
+    });
+    prune(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_empty_or_repeated_is_left_out_and_the_rest_stays() {
+        let mut e = json!({
+            "id": "np/a", "domain": "np", "slug": "a", "source": "content/errors/np/a.md",
+            "message": "m", "exception": null, "fix_rate": 0, "aliases": [], "detail": "",
+            "links": {"confirm": [], "reject": []},
+            "workarounds": [{"number": 2, "line": 9, "snippets": [1], "success_rate": 80}],
+            "dead_ends": [{"number": 1, "fail_rate": 3}, {"number": 2, "fail_rate": 4}],
+            "snippets": [
+                {"index": 0, "id": "snippet-1", "label": "Other", "lang": "python",
+                 "info": "python", "code": "x", "display": "x", "line": 3, "run": null},
+                {"index": 5, "id": "snippet-2", "label": "Workarounds", "lang": "python",
+                 "info": "python run", "code": "s\nx", "display": "x", "line": 7,
+                 "run": {"gpus": 0, "env": [], "after": null}},
+                {"index": 2, "id": "mine", "label": "Dead Ends", "lang": "", "info": "",
+                 "code": "y", "display": "y"},
+            ],
+        });
+        drop_repeated(&mut e);
+        prune(&mut e);
+        assert_eq!(
+            e,
+            json!({
+                "message": "m", "fix_rate": 0,
+                "workarounds": [{"number": 2, "snippets": [1], "success_rate": 80}],
+                "dead_ends": [{"fail_rate": 3}, {"fail_rate": 4}],
+                "snippets": [
+                    {"label": "Other", "lang": "python", "code": "x"},
+                    {"index": 5, "lang": "python", "info": "python run", "code": "s\nx",
+                     "display": "x", "run": {"gpus": 0}},
+                    {"id": "mine", "label": "Dead Ends", "code": "y"},
+                ],
+            })
+        );
+        let own = json!({"type": "entry", "id": "np/a"});
+        let other = json!({"type": "entry", "id": "np/b"});
+        let mut links = json!([{"from": own, "to": other}, {"from": other, "to": own},
+                               {"from": own, "to": own}]);
+        drop_own_end(&mut links, &own);
+        assert_eq!(links, json!([{"to": other}, {"from": other}, {"to": own}]));
+    }
 }

@@ -26,6 +26,9 @@ struct Meta {
 #[derive(Serialize)]
 struct Fix {
     number: usize,
+    /// The `value` its item of the workarounds' `<ol>` needs: none where the list's own count
+    /// (one more than the item before) gives its number.
+    value: Option<usize>,
     /// Its fragment on the page (`workaround-2`).
     anchor: String,
     summary: String,
@@ -102,11 +105,16 @@ pub(crate) fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
 /// The template context of the entry page; `md` renders the entry's Markdown on this page.
 fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -> tera::Context {
     let e = v.entry;
-    let workarounds: Vec<Fix> = v
+    let mut workarounds: Vec<Fix> = v
         .workarounds
         .iter()
         .map(|f| fix(ctx, v, md, f, urls::workaround_anchor(f.number)))
         .collect();
+    let mut counted = 1;
+    for w in &mut workarounds {
+        w.value = (w.number != counted).then_some(w.number);
+        counted = w.number + 1;
+    }
     let dead_ends: Vec<Fix> = v
         .dead_ends
         .iter()
@@ -157,6 +165,7 @@ fn fix(
 ) -> Fix {
     Fix {
         number: f.number,
+        value: None,
         anchor,
         summary: markdown::plain(f.summary),
         rate: f.rate,

@@ -30,18 +30,23 @@ const URL_ESCAPE: &AsciiSet = &CONTROLS
     .add(b'\\')
     .add(b'^');
 
-/// `paths`: site paths of every HTML page.
+/// `paths`: site paths of every HTML page. One `<url><loc>...</loc></url>` a line, without
+/// indentation: a large site has tens of thousands of them.
 pub(crate) fn sitemap(cfg: &Config, paths: &[String]) -> Result<String> {
-    document(|w| {
+    let newline = || Event::Text(BytesText::from_escaped("\n"));
+    document(None, |w| {
+        w.write_event(newline())?;
         w.create_element("urlset")
             .with_attribute(("xmlns", SITEMAP_NS))
             .write_inner_content(|w| {
+                w.write_event(newline())?;
                 for p in paths.iter().filter(|p| *p != "404.html") {
                     let loc = url(&cfg.site.base_url, p);
                     w.create_element("url").write_inner_content(|w| {
                         text_element(w, "loc", &loc)?;
                         Ok(())
                     })?;
+                    w.write_event(newline())?;
                 }
                 Ok(())
             })?;
@@ -62,7 +67,7 @@ pub(crate) fn atom(cfg: &Config, cat: &Catalog) -> Result<String> {
     } else {
         &cfg.site.author
     };
-    document(|w| {
+    document(Some(2), |w| {
         w.create_element("feed")
             .with_attribute(("xmlns", ATOM_NS))
             .write_inner_content(|w| {
@@ -96,9 +101,16 @@ pub(crate) fn atom(cfg: &Config, cat: &Catalog) -> Result<String> {
     })
 }
 
-/// An XML document: the declaration, then what `body` writes.
-fn document(body: impl FnOnce(&mut Writer<Vec<u8>>) -> io::Result<()>) -> Result<String> {
-    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+/// An XML document: the declaration, then what `body` writes, indented by `indent` spaces a
+/// level (`None`: as `body` writes it).
+fn document(
+    indent: Option<usize>,
+    body: impl FnOnce(&mut Writer<Vec<u8>>) -> io::Result<()>,
+) -> Result<String> {
+    let mut w = match indent {
+        Some(n) => Writer::new_with_indent(Vec::new(), b' ', n),
+        None => Writer::new(Vec::new()),
+    };
     let write = |w: &mut Writer<Vec<u8>>| -> io::Result<()> {
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
         body(w)
@@ -173,5 +185,22 @@ mod tests {
             xml.contains("href=\"http://x.org/?a=1&amp;b=%222%22/\""),
             "{xml}"
         );
+    }
+
+    #[test]
+    fn the_sitemap_has_one_url_a_line() {
+        let cfg = Config::default();
+        let paths = [
+            "index.html".to_string(),
+            "errors/a/b/index.html".to_string(),
+        ];
+        let xml = sitemap(&cfg, &paths).unwrap();
+        let lines: Vec<&str> = xml.lines().collect();
+        assert_eq!(lines.len(), 5, "{xml}");
+        assert!(lines[0].starts_with("<?xml"), "{xml}");
+        assert!(lines[1].starts_with("<urlset xmlns="), "{xml}");
+        assert!(lines[2].starts_with("<url><loc>") && lines[2].ends_with("</loc></url>"));
+        assert!(lines[3].contains("errors/a/b/"), "{xml}");
+        assert_eq!(lines[4], "</urlset>");
     }
 }

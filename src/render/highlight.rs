@@ -1,8 +1,8 @@
 //! Highlight: code to compact class-based HTML with syntect. Each token gets one short class
-//! for its kind (keyword, string, comment...; the table `KINDS`), as rustdoc does, instead of a
-//! span per scope: neighbouring tokens of one kind share a span and untyped text has none. One
-//! stylesheet per colour scheme (light and dark, written as theme/syntax-*.css, their colours
-//! taken from syntect's themes) styles every page.
+//! for its kind (keyword, string, comment...; the table `KINDS`), as rustdoc does, on a `<b>`
+//! (`Spans` says why), instead of a span per scope: neighbouring tokens of one kind share one
+//! and untyped text has none. Rules added at the end of theme/style.css colour them in light
+//! and dark (the colours taken from syntect's themes) on every page.
 
 use crate::core::model::Catalog;
 use std::collections::HashMap;
@@ -85,7 +85,9 @@ fn class_of(stack: &[Scope]) -> Option<&'static str> {
     })
 }
 
-/// HTML spans being written: text of one class is collected until the class changes.
+/// Tokens being written, each kind as `<b class="k">`: text of one class is collected until the
+/// class changes. `b` (text set apart for a purpose; the HTML standard's example is key words)
+/// is drawn like `span` once the stylesheet undoes its bold, and is shorter on every token.
 struct Spans {
     out: String,
     class: Option<&'static str>,
@@ -106,10 +108,10 @@ impl Spans {
         if self.text.is_empty() {
             return;
         }
-        let text = super::escape(&self.text);
+        let text = escape_text(&self.text);
         match self.class {
             Some(c) => {
-                let _ = write!(self.out, "<span class=\"{c}\">{text}</span>");
+                let _ = write!(self.out, "<b class=\"{c}\">{text}</b>");
             }
             None => self.out.push_str(&text),
         }
@@ -122,9 +124,24 @@ impl Spans {
 pub(crate) fn highlight(code: &str, lang: &str) -> String {
     let syntax = syntax_for(lang);
     if syntax.name == "Plain Text" {
-        return super::escape(code);
+        return escape_text(code);
     }
-    spans(code, syntax).unwrap_or_else(|| super::escape(code))
+    spans(code, syntax).unwrap_or_else(|| escape_text(code))
+}
+
+/// `s` as the text of an element: `&`, `<` and `>` escaped. Quotes need no escape outside an
+/// attribute, and code holds many (`"cuda"` would be `&quot;cuda&quot;`).
+fn escape_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 16);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn spans(code: &str, syntax: &SyntaxReference) -> Option<String> {
@@ -205,55 +222,79 @@ fn key(lang: &str, code: &str) -> String {
     k
 }
 
-/// One scheme's stylesheet: each class of `KINDS` in the colour and font style `theme` gives
-/// the class's scope.
-fn stylesheet(name: &str, theme: &Theme) -> String {
+/// The rules of `theme`'s colours for each class, every selector prefixed by `scope` (`""`, or
+/// `:root[data-theme=dark] `). With `reset`, a rule without bold or italic says so, so that it
+/// overrides the rules before it.
+fn rules(theme: &Theme, scope: &str, reset: bool) -> String {
     let highlighter = Highlighter::new(theme);
-    let mut css = format!("/* code colours from syntect's theme {name} */\n");
+    let mut css = String::new();
     let mut done: Vec<&str> = Vec::new();
-    for (_, class, scope) in KINDS {
+    for (_, class, scope_name) in KINDS {
         if done.contains(class) {
             continue;
         }
         done.push(class);
-        let Ok(scope) = Scope::new(scope) else {
+        let Ok(sc) = Scope::new(scope_name) else {
             continue;
         };
-        let style = highlighter.style_for_stack(&[scope]);
+        let style = highlighter.style_for_stack(&[sc]);
         let c = style.foreground;
         let _ = write!(
             css,
-            "pre.code .{class}{{color:#{:02x}{:02x}{:02x}",
+            "{scope}pre.code .{class}{{color:#{:02x}{:02x}{:02x}",
             c.r, c.g, c.b
         );
         if style.font_style.contains(FontStyle::BOLD) {
             css.push_str(";font-weight:bold");
+        } else if reset {
+            css.push_str(";font-weight:normal");
         }
         if style.font_style.contains(FontStyle::ITALIC) {
             css.push_str(";font-style:italic");
+        } else if reset {
+            css.push_str(";font-style:normal");
         }
         css.push_str("}\n");
     }
     css
 }
 
-/// The two stylesheets: (`syntax-light.css`, `syntax-dark.css`).
-pub(crate) fn stylesheets() -> crate::core::error::Result<(String, String)> {
+/// The code's colours, added at the end of theme/style.css: the light colours, then the dark
+/// ones where the page is dark (the system's scheme when the reader chose none, or the reader's
+/// choice: `html[data-theme]`, as style.css reads it). Made once a process.
+pub(crate) fn stylesheet() -> crate::core::error::Result<&'static str> {
+    static CSS: LazyLock<Result<String, String>> =
+        LazyLock::new(|| make_stylesheet().map_err(|e| e.to_string()));
+    CSS.as_deref()
+        .map_err(|e| crate::core::error::Error::Other(e.clone()))
+}
+
+fn make_stylesheet() -> crate::core::error::Result<String> {
     let themes = ThemeSet::load_defaults();
-    let css = |name: &str| -> crate::core::error::Result<String> {
-        let theme = themes.themes.get(name).ok_or_else(|| {
-            crate::core::error::Error::Other(format!("syntect has no theme {name}"))
-        })?;
-        Ok(stylesheet(name, theme))
+    let theme = |name: &str| {
+        themes
+            .themes
+            .get(name)
+            .ok_or_else(|| crate::core::error::Error::Other(format!("syntect has no theme {name}")))
     };
+    let (light, dark) = (theme(LIGHT)?, theme(DARK)?);
     // The themes' colours as they are fail WCAG AA on the page's code background (comments at
     // 2.7:1): each is given enough contrast, hue kept.
     use super::contrast::{readable, CODE_BG_DARK, CODE_BG_LIGHT};
-    Ok((
-        readable(&css("InspiredGitHub")?, CODE_BG_LIGHT),
-        readable(&css("base16-ocean.dark")?, CODE_BG_DARK),
+    let dark_rules = |scope: &str| readable(&rules(dark, scope, true), CODE_BG_DARK);
+    Ok(format!(
+        "\n/* code colours from syntect's themes {LIGHT} and {DARK} */\n\
+         pre.code b{{font-weight:normal}}\n{}\
+         @media (prefers-color-scheme: dark) {{\n{}}}\n{}",
+        readable(&rules(light, "", false), CODE_BG_LIGHT),
+        dark_rules(":root:not([data-theme=light]) "),
+        dark_rules(":root[data-theme=dark] "),
     ))
 }
+
+/// The syntect themes whose colours the code takes, light and dark.
+const LIGHT: &str = "InspiredGitHub";
+const DARK: &str = "base16-ocean.dark";
 
 #[cfg(test)]
 mod tests {
@@ -278,9 +319,9 @@ mod tests {
         let h = highlight("import torch  # the library\nx = '<a>' + f(2)\n", "python");
         assert_eq!(
             h,
-            "<span class=\"k\">import </span>torch  <span class=\"c\"># the library\n</span>\
-             x <span class=\"o\">= </span><span class=\"s\">&#39;&lt;a&gt;&#39; </span>\
-             <span class=\"o\">+ </span><span class=\"f\">f</span>(<span class=\"n\">2</span>)\n"
+            "<b class=\"k\">import </b>torch  <b class=\"c\"># the library\n</b>\
+             x <b class=\"o\">= </b><b class=\"s\">'&lt;a&gt;' </b>\
+             <b class=\"o\">+ </b><b class=\"f\">f</b>(<b class=\"n\">2</b>)\n"
         );
         assert_eq!(highlight("a < b", ""), "a &lt; b");
     }
@@ -305,11 +346,23 @@ mod tests {
 
     #[test]
     fn every_class_has_a_colour_in_both_schemes() {
-        let (light, dark) = stylesheets().unwrap();
+        let css = stylesheet().unwrap();
+        let (light, dark) = css
+            .split_once("@media (prefers-color-scheme: dark)")
+            .unwrap();
+        let (auto, chosen) = dark.split_once("}\n:root[data-theme=dark]").unwrap();
         for (_, class, _) in KINDS {
-            let rule = format!("pre.code .{class}{{color:#");
+            let rule = format!("\npre.code .{class}{{color:#");
             assert!(light.contains(&rule), "{class}: {light}");
-            assert!(dark.contains(&rule), "{class}: {dark}");
+            for (scope, part) in [(":root:not([data-theme=light]) ", auto), ("", chosen)] {
+                let rule = format!("{scope}pre.code .{class}{{color:#");
+                assert!(part.contains(&rule), "{class}: {part}");
+            }
         }
+        // A dark rule undoes the light one's bold and italic.
+        assert!(light.contains("font-weight:bold"), "{light}");
+        assert!(chosen.contains("font-weight:normal"), "{chosen}");
+        // The braces balance: the dark rules of the system's scheme are inside the @media.
+        assert_eq!(css.matches('{').count(), css.matches('}').count());
     }
 }

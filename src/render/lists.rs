@@ -172,7 +172,7 @@ struct ListBuilder<'p, 'c> {
 impl ListBuilder<'_, '_> {
     /// A relative link from this page to a site path.
     fn href(&self, to: &str) -> String {
-        crate::core::urls::href(&self.lp.path, to, self.r.offline)
+        super::href::href(&self.lp.path, to, self.r.offline)
     }
 
     fn entry_item(&self, e: &Entry) -> Item {

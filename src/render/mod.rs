@@ -4,7 +4,7 @@
 //!
 //! One submodule per kind of output: `entry` and `article` pages, `lists` (home and the index
 //! pages), `feeds` (sitemap, Atom), `api` (JSON) and `shards` (the entries' JSON by domain); `markdown`, `highlight` and `snippet` are the
-//! pieces pages are made of.
+//! pieces pages are made of; `href` the relative links between them.
 
 pub(crate) mod api;
 pub(crate) mod article;
@@ -12,6 +12,7 @@ mod contrast;
 pub(crate) mod entry;
 pub(crate) mod feeds;
 pub(crate) mod highlight;
+mod href;
 pub(crate) mod ids;
 pub(crate) mod lists;
 pub(crate) mod markdown;
@@ -52,7 +53,7 @@ pub(crate) struct PageCtx<'a> {
 impl PageCtx<'_> {
     /// A relative link from this page to a site path.
     pub(crate) fn href(&self, to: &str) -> String {
-        crate::core::urls::href(&self.path, to, self.r.offline)
+        href::href(&self.path, to, self.r.offline)
     }
 }
 
@@ -103,7 +104,10 @@ impl<'a> Renderer<'a> {
         catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
-        let theme = theme::Theme::load(root, cfg)?;
+        let mut theme = theme::Theme::load(root, cfg)?;
+        // The code's colours close the theme's stylesheet: a page links one file.
+        let css = theme.statics.entry("style.css".to_string()).or_default();
+        css.extend_from_slice(highlight::stylesheet()?.as_bytes());
         let mut tera = theme.tera()?;
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.set_escape_fn(escape);

@@ -38,7 +38,7 @@ pub(crate) fn render(
         flags(ctx, v, &mut out);
     }
     out.push_str(&format!(
-        "<div class=\"code-wrap\"><button class=\"copy\" type=\"button\" aria-label=\"Copy code\">Copy</button><pre class=\"code\"><code class=\"language-{}\">{code}</code></pre></div>",
+        "<div class=\"code-wrap\"><pre class=\"code\"><code class=\"language-{}\">{code}</code></pre></div>",
         esc(lang)
     ));
     if let Some(v) = view.filter(|v| v.snippet.run.is_some()) {

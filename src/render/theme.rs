@@ -62,18 +62,27 @@ impl Theme {
     }
 }
 
-/// A template without the indentation and blank lines of its source: they reach every page as
-/// whitespace that shows nothing. A line break stays where there was one, so words and inline
-/// elements keep the space between them; lines inside `<pre>` and `<textarea>`, where
-/// whitespace shows, are kept as they are.
+/// A template without the whitespace of its source that shows nothing on a page: indentation,
+/// blank lines, the line break after a line of Tera tags only (`{% if x %}`), and line breaks
+/// next to the tag of an element that starts a block of its own (`</div>`, `<section>`), where
+/// HTML draws no space. Other line breaks stay, so words and inline elements keep the space
+/// between them; lines inside `<pre>` and `<textarea>`, where whitespace shows, are kept as
+/// they are.
 fn compact(template: &str) -> String {
     let mut out = String::with_capacity(template.len());
     let mut verbatim = false;
-    for line in template.split_inclusive('\n') {
+    let mut lines = template.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
         if verbatim {
             out.push_str(line);
         } else if !line.trim().is_empty() {
-            out.push_str(line.trim_start());
+            let text = line.trim();
+            out.push_str(text);
+            let next = lines.peek().map_or("", |l| l.trim_start());
+            let silent = only_tags(text) || ends_block(text) || starts_block(next);
+            if line.ends_with('\n') && !silent {
+                out.push('\n');
+            }
         }
         let lower = line.to_ascii_lowercase();
         let last = |tags: &[&str]| tags.iter().filter_map(|t| lower.rfind(t)).max();
@@ -86,6 +95,125 @@ fn compact(template: &str) -> String {
         };
     }
     out
+}
+
+/// Elements that make a block of their own (or draw nothing), so that whitespace next to their
+/// tags is never drawn. `li`, `dt`, `dd` and table cells are left out: a theme's CSS may set
+/// them inline, where a space between two of them shows.
+const BLOCKS: &[&str] = &[
+    "article",
+    "blockquote",
+    "body",
+    "div",
+    "dl",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "html",
+    "link",
+    "main",
+    "meta",
+    "nav",
+    "ol",
+    "p",
+    "script",
+    "section",
+    "table",
+    "tbody",
+    "thead",
+    "title",
+    "tr",
+    "ul",
+];
+
+/// Whether `text` (a trimmed line) is Tera tags and comments only: `{% ... %}`, `{# ... #}`.
+fn only_tags(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return true;
+        }
+        let close = if rest.starts_with("{%") {
+            "%}"
+        } else if rest.starts_with("{#") {
+            "#}"
+        } else {
+            return false;
+        };
+        match rest.find(close) {
+            Some(i) => rest = &rest[i + 2..],
+            None => return false,
+        }
+    }
+}
+
+/// Whether `text` begins with the start or end tag of a block element (`<div`, `</section>`).
+fn starts_block(text: &str) -> bool {
+    let Some(tag) = text.strip_prefix('<') else {
+        return false;
+    };
+    is_block(tag.strip_prefix('/').unwrap_or(tag))
+}
+
+/// Whether `text` ends with a block element's end tag, or a start tag of one that holds no
+/// text right after it (`</div>`, `<section id="x">`). A line wholly under a Tera condition
+/// (`{% if d %}<meta ...>{% endif %}`) counts by its element: drawn or not, it needs no space.
+fn ends_block(text: &str) -> bool {
+    let core = strip_trailing_tags(text);
+    if core.len() != text.len() && !strip_leading_tags(text).starts_with('<') {
+        return false;
+    }
+    if !core.ends_with('>') {
+        return false;
+    }
+    let Some(open) = core.rfind('<') else {
+        return false;
+    };
+    let tag = &core[open + 1..];
+    // Not a tag's end inside Tera or an attribute value (`a > b`): the `<` must open this tag.
+    !tag.contains(['{', '}', '"']) && is_block(tag.strip_prefix('/').unwrap_or(tag))
+}
+
+/// `text` without the Tera tags (`{% ... %}`) it ends with.
+fn strip_trailing_tags(text: &str) -> &str {
+    let mut rest = text.trim_end();
+    while rest.ends_with("%}") {
+        match rest.rfind("{%") {
+            Some(i) => rest = rest[..i].trim_end(),
+            None => break,
+        }
+    }
+    rest
+}
+
+/// `text` without the Tera tags (`{% ... %}`) it starts with.
+fn strip_leading_tags(text: &str) -> &str {
+    let mut rest = text.trim_start();
+    while rest.starts_with("{%") {
+        match rest.find("%}") {
+            Some(i) => rest = rest[i + 2..].trim_start(),
+            None => break,
+        }
+    }
+    rest
+}
+
+/// Whether the tag text after `<` or `</` names a block element.
+fn is_block(tag: &str) -> bool {
+    let end = tag
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(tag.len());
+    let name = tag[..end].to_ascii_lowercase();
+    BLOCKS.contains(&name.as_str())
 }
 
 /// The embedded files under `sub` (recursively), as (path under `sub`, bytes).
@@ -150,15 +278,37 @@ mod tests {
     }
 
     #[test]
-    fn templates_lose_their_indentation_but_not_their_line_breaks_or_pre() {
+    fn templates_lose_their_indentation_but_not_inline_line_breaks_or_pre() {
         let t = "<ul>\n  <li>a</li>\n\n    <li>b\n    c</li>\n</ul>\n<pre>\n  kept\n\n  as is</pre>\n  <p>x</p>\n";
         assert_eq!(
             compact(t),
-            "<ul>\n<li>a</li>\n<li>b\nc</li>\n</ul>\n<pre>\n  kept\n\n  as is</pre>\n<p>x</p>\n"
+            "<ul><li>a</li>\n<li>b\nc</li></ul><pre>\n  kept\n\n  as is</pre>\n<p>x</p>"
         );
         assert_eq!(
             compact("<textarea>\n  x\n</textarea>"),
             "<textarea>\n  x\n</textarea>"
+        );
+    }
+
+    #[test]
+    fn tera_tag_lines_and_block_tags_keep_no_line_break_and_inline_ones_do() {
+        let t = "{% if a %}\n  <div>\n<span>x</span>\n{{ y }}\n  {% endif %} {# c #}\n</div>\n<a href=\"q\">\nword\n<label>l</label>\n<input>\n";
+        assert_eq!(
+            compact(t),
+            "{% if a %}<div><span>x</span>\n{{ y }}\n{% endif %} {# c #}</div><a href=\"q\">\nword\n<label>l</label>\n<input>\n"
+        );
+        // A `>` inside a value or a Tera expression is no tag's end.
+        assert_eq!(compact("<b title=\"<p>\">\nx"), "<b title=\"<p>\">\nx");
+        assert_eq!(compact("{{ a }}<p>\nx"), "{{ a }}<p>x");
+        // A line under a condition: without a space when it is an element wholly, with one
+        // when it may end in text.
+        assert_eq!(
+            compact("{% if d %}<meta x>{% endif %}\n<b>"),
+            "{% if d %}<meta x>{% endif %}<b>"
+        );
+        assert_eq!(
+            compact("w{% if d %}<p>p</p>{% endif %}\nv"),
+            "w{% if d %}<p>p</p>{% endif %}\nv"
         );
     }
 

@@ -167,9 +167,6 @@ pub(super) fn render_into(
     };
     let mut extra = catalog_files(cfg, &resolver, &paths, offline, want)?;
     extra.extend(search);
-    let (light, dark) = crate::render::highlight::stylesheets()?;
-    extra.push(OutFile::new("theme/syntax-light.css", light.into_bytes()));
-    extra.push(OutFile::new("theme/syntax-dark.css", dark.into_bytes()));
     for f in &extra {
         stage.write(&f.path, &f.bytes)?;
     }

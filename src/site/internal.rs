@@ -95,7 +95,6 @@ impl Site {
         let extra = catalog_files(cfg, &resolver, &paths, false, Wanted::ALL)?;
         files.extend(extra.into_iter().map(|f| f.path));
         files.extend(r.theme_files.keys().map(|k| format!("theme/{k}")));
-        files.extend(["theme/syntax-light.css", "theme/syntax-dark.css"].map(String::from));
         files.extend(static_files(&root.join("static")));
         let ids = pages.into_iter().map(|(p, ids, _)| (p, ids)).collect();
         Ok(Site { files, ids })

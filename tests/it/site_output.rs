@@ -31,8 +31,6 @@ fn every_page_of_the_contract_exists() {
         "feed.xml",
         "404.html",
         "theme/style.css",
-        "theme/syntax-light.css",
-        "theme/syntax-dark.css",
     ] {
         assert!(files.contains(f), "missing {f}; have {files:#?}");
     }
@@ -61,7 +59,12 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     assert!(html.contains(
         "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the &#39;spawn&#39; start method."
     ));
-    assert!(html.contains("data-copy=\"#message\""), "copy button");
+    // Its copy button is made by site.js, as the code blocks' are.
+    assert!(html.contains("<h1 class=\"message\" id=\"message\">"));
+    assert!(
+        read(&out, "theme/site.js").contains("\"#message\""),
+        "copy button"
+    );
     for needle in [
         "<code>pytorch/dataset-worker-fork-cuda</code>",
         "<code>config_error</code>",
@@ -81,7 +84,7 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-2\""));
     // The bar draws the rate that the words beside it say (`<span class="rate">`).
     assert!(
-        html.contains("<meter class=\"bar\" value=\"95\" max=\"100\" aria-hidden=\"true\"></meter>\n<span class=\"rate\">95% success</span>"),
+        html.contains("<meter value=\"95\" max=\"100\" aria-hidden=\"true\"></meter>\n<span class=\"rate\">95% success</span>"),
         "success bar"
     );
 }
@@ -95,13 +98,19 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     );
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
-    // One short class per kind of token (keyword, string...), coloured by theme/syntax-*.css.
+    // One short class per kind of token (keyword, string...), coloured by theme/style.css.
+    assert!(html.contains("<b class=\"k\">import </b>"), "highlighted");
+    let css = read(&out, "theme/style.css");
+    assert!(css.contains("\npre.code .k{color:#"), "{css}");
     assert!(
-        html.contains("<span class=\"k\">import </span>"),
-        "highlighted"
+        css.contains(":root[data-theme=dark] pre.code .k{color:#"),
+        "{css}"
     );
-    let css = read(&out, "theme/syntax-light.css");
-    assert!(css.contains("pre.code .k{color:#"), "{css}");
+    assert_eq!(
+        html.matches("rel=\"stylesheet\"").count(),
+        1,
+        "one stylesheet"
+    );
     assert!(
         html.contains(
             "<p class=\"label\" id=\"example-1-incorrect-initialization-error-prone\"><strong>Example 1: Incorrect Initialization (Error Prone)</strong></p>"
@@ -127,6 +136,34 @@ fn machine_readable_outputs_parse() {
     .unwrap();
     assert_eq!(e["entry"]["workarounds"][0]["success_rate"], 95);
     assert_eq!(e["entry"]["dead_ends"][1]["fail_rate"], 95);
+    assert_eq!(e["url"], "errors/pytorch/dataset-worker-fork-cuda/");
+    assert!(e["entry"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("RuntimeError"));
+    // What the file's path already says, where the Markdown is, and what is empty are left out.
+    for key in ["id", "domain", "slug", "source"] {
+        assert!(e["entry"].get(key).is_none(), "{key}");
+    }
+    assert!(e["entry"]["workarounds"][0].get("line").is_none());
+    assert!(e["entry"]["snippets"][0].get("line").is_none());
+    let mut stack = vec![&e];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    let empty = x.is_null()
+                        || x.as_str() == Some("")
+                        || x.as_array().is_some_and(|a| a.is_empty())
+                        || x.as_object().is_some_and(|o| o.is_empty());
+                    assert!(!empty, "{k}: {x}");
+                    stack.push(x);
+                }
+            }
+            serde_json::Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
     let sitemap = read(&out, "sitemap.xml");
     assert!(sitemap.contains(
         "<loc>https://errbook.example.org/errors/pytorch/dataset-worker-fork-cuda/</loc>"

@@ -1,6 +1,7 @@
-// errbook: the light/dark/auto switch, copy buttons for code blocks and the error message, and
-// a note when a hosted build is opened from disk. No network, no modules. Loaded in the head
-// (not deferred), so that a chosen theme is set before the page is drawn.
+// errbook: the light/dark/auto switch, copy buttons for code blocks and the error message, the
+// search's scripts, and a note when a hosted build is opened from disk. No network, no
+// modules. Loaded in the head (not deferred), so that a chosen theme is set before the page is
+// drawn.
 (function () {
   "use strict";
   // The colour theme: "auto" follows the system; "light" and "dark" are the reader's choice,
@@ -14,12 +15,6 @@
     if (THEMES.indexOf(t) < 0) t = "auto";
     var html = document.documentElement;
     if (t === "auto") html.removeAttribute("data-theme"); else html.setAttribute("data-theme", t);
-    // The highlighting's two stylesheets follow the choice too.
-    var links = document.querySelectorAll("link[data-syntax]");
-    for (var i = 0; i < links.length; i++) {
-      var which = links[i].getAttribute("data-syntax");
-      links[i].media = t === "auto" ? "(prefers-color-scheme: " + which + ")" : (t === which ? "all" : "not all");
-    }
     var btn = document.getElementById("theme-switch");
     if (btn) {
       btn.textContent = t === "auto" ? "Theme: auto" : t === "light" ? "Theme: light" : "Theme: dark";
@@ -69,6 +64,44 @@
     }
   }
   ready(explainFileUrl);
+  // The copy buttons (each code block's, the error message's) are made here, not written into
+  // every page: they only work with scripts, and they are the same on every page.
+  function copyButton(className, label) {
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = className;
+    btn.setAttribute("aria-label", label);
+    btn.textContent = "Copy";
+    return btn;
+  }
+  function addCopyButtons() {
+    var wraps = document.querySelectorAll(".code-wrap");
+    for (var i = 0; i < wraps.length; i++) {
+      if (wraps[i].querySelector("button.copy")) continue;
+      wraps[i].insertBefore(copyButton("copy", "Copy code"), wraps[i].firstChild);
+    }
+    var box = document.querySelector(".message-box");
+    if (box && document.getElementById("message") && !box.querySelector("button.copy")) {
+      var btn = copyButton("copy copy-message", "Copy the error message");
+      btn.setAttribute("data-copy", "#message");
+      box.appendChild(btn);
+    }
+  }
+  ready(addCopyButtons);
+  // The search's scripts, in this order, once the page is parsed (where `defer` ran them): made
+  // here, not three tags on every page. Those a page names itself (a theme's own base.html) are
+  // not loaded twice.
+  function loadSearch() {
+    var root = document.documentElement.getAttribute("data-root") || "";
+    ["search-index.js", "search-rank.js", "search.js"].forEach(function (name) {
+      if (document.querySelector("script[src$='theme/" + name + "']")) return;
+      var s = document.createElement("script");
+      s.src = root + "theme/" + name;
+      s.async = false;
+      document.body.appendChild(s);
+    });
+  }
+  ready(loadSearch);
   function copy(text, btn) {
     var done = function () {
       btn.classList.add("done");
