@@ -1,9 +1,10 @@
 //! What an edit affects: the pages at either end of every link touching the edited pages (in
-//! the old graph and the new) and of every link that appeared or went away; whether what list
-//! pages show changed; the facet pages of the edited entries.
+//! the old graph and the new) and of every link that appeared or went away, and the articles
+//! that list those entries' related entries; whether what list pages show changed; the facet
+//! pages of the edited entries.
 
 use crate::core::model::{Article, Entry, PageKind, PageRef};
-use crate::link::{Graph, Link, Node};
+use crate::link::{Graph, Link, LinkKind, Node};
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{Hash, Hasher};
 
@@ -108,7 +109,9 @@ impl Listed {
 }
 
 /// Pages that can show something of the touched pages: themselves, both ends of every link
-/// touching them (old and new graph), and both ends of every link that appeared or went away.
+/// touching them (old and new graph), both ends of every link that appeared or went away, and
+/// the articles that discuss an entry at either end of such a link between related entries (an
+/// article page lists the entries related to those it discusses, with their messages).
 pub(super) fn pages(
     old: &Graph,
     new: &Graph,
@@ -118,14 +121,35 @@ pub(super) fn pages(
     let old_set: HashSet<u64> = old.links.iter().map(link_hash).collect();
     let new_set: HashSet<u64> = new.links.iter().map(link_hash).collect();
     let changed = old_set != new_set;
+    // Entries whose related entries, or what the page shows of them, changed.
+    let mut related: HashSet<&str> = HashSet::new();
     for (links, other) in [(&old.links, &new_set), (&new.links, &old_set)] {
         for l in links.iter() {
             let (a, b) = (page_of(&l.from), page_of(&l.to));
             if touched.contains(&a) || touched.contains(&b) || !other.contains(&link_hash(l)) {
+                if l.kind == LinkKind::Related {
+                    related.extend([&l.from, &l.to].into_iter().filter_map(entry_id));
+                }
                 pages.insert(a);
                 pages.insert(b);
             }
         }
     }
+    if !related.is_empty() {
+        for l in old.links.iter().chain(new.links.iter()) {
+            if l.kind == LinkKind::Discusses && entry_id(&l.to).is_some_and(|e| related.contains(e))
+            {
+                pages.insert(page_of(&l.from));
+            }
+        }
+    }
     (pages, changed)
+}
+
+/// The ID of an entry node.
+fn entry_id(n: &Node) -> Option<&str> {
+    match n {
+        Node::Entry { id } => Some(id),
+        _ => None,
+    }
 }
