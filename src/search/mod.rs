@@ -10,6 +10,7 @@
 mod clean;
 mod expand;
 pub(crate) mod format;
+mod live;
 pub(crate) mod normalise;
 pub(crate) mod rank;
 mod rerank;
@@ -23,6 +24,7 @@ use crate::core::output::OutFile;
 use crate::link::Graph;
 
 pub use format::{build, Art, Doc, Index};
+pub(crate) use live::{Changed, LiveIndex, Shards};
 pub use normalise::{readings, Detected};
 pub use rank::{search, Answer, Hit};
 pub(crate) use shards::stale as stale_shards;

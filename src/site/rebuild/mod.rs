@@ -50,6 +50,9 @@ pub struct Live {
     file_diags: HashMap<PathBuf, Vec<Diagnostic>>,
     /// Changed paths of an update that failed: applied again with the next one.
     pending: Vec<PathBuf>,
+    /// The search index as the site's files hold it, kept so that an update changes only what
+    /// an edit touches (`None` after a failed update: the next one makes it whole).
+    search: Option<crate::search::LiveIndex>,
 }
 
 impl Live {
@@ -63,6 +66,11 @@ impl Live {
             let (_, d) = crate::parse::parse_file(f, cfg.verify.timeout_s);
             file_diags.insert(f.path.clone(), d.items);
         }
+        let search = {
+            let _t = crate::core::timings::stage("serve: search index");
+            let (weak, offline) = (cfg.search.weak_score, opts.offline);
+            crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
+        };
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -72,6 +80,7 @@ impl Live {
             records,
             file_diags,
             pending: Vec::new(),
+            search: Some(search),
         };
         Ok((live, report, diags))
     }

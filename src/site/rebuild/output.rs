@@ -10,6 +10,7 @@ use crate::core::error::{Error, Result};
 use crate::core::model::{Catalog, PageKind, PageRef};
 use crate::core::urls;
 use crate::render::Renderer;
+use crate::search::{Changed, LiveIndex, Shards};
 use crate::site::build::{catalog_files, run_job, Job, Wanted};
 use crate::site::Analysis;
 use crate::view::Resolver;
@@ -82,8 +83,24 @@ impl Live {
         Ok((out.path, wrote))
     }
 
-    /// Render the affected pages and every catalog-wide file; write what changed.
-    pub(super) fn write_affected(&self, next: &Analysis, ch: &Changes) -> Result<Update> {
+    /// Render the affected pages and every catalog-wide file; write what changed. The kept
+    /// search index follows on the way; when the update fails it is dropped, and the next
+    /// update makes it whole again (the files on disk may be half way).
+    pub(super) fn write_affected(&mut self, next: &Analysis, ch: &Changes) -> Result<Update> {
+        let mut index = self.search.take();
+        let up = self.write_affected_with(next, ch, &mut index);
+        if up.is_ok() {
+            self.search = index;
+        }
+        up
+    }
+
+    fn write_affected_with(
+        &self,
+        next: &Analysis,
+        ch: &Changes,
+        index: &mut Option<LiveIndex>,
+    ) -> Result<Update> {
         use rayon::prelude::*;
         let pages = crate::core::timings::stage("update: pages");
         let r = self.renderer(next)?;
@@ -132,17 +149,21 @@ impl Live {
             links: ch.graph,
             sitemap: ch.listed,
             feed: ch.touched.iter().any(|p| p.kind == PageKind::Article),
-            search: true,
+            search: false,
         };
         let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
+        let search = {
+            let _t = crate::core::timings::stage("  search");
+            self.search_files(next, ch, index)
+        };
         let dest = &self.opts.dest;
         let _write = crate::core::timings::stage("update: write");
         // The search index's shards that this one no longer has.
-        let keep: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        for p in crate::search::stale_shards(dest, &keep) {
-            let _ = std::fs::remove_file(p);
+        for p in &search.remove {
+            let _ = std::fs::remove_file(dest.join(p));
         }
         out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
+        out.extend(search.write.into_iter().map(|f| (f.path, f.bytes)));
         let mut written: Vec<String> = out
             .par_iter()
             .filter_map(|(rel, bytes)| match write_if_changed(dest, rel, bytes) {
@@ -160,6 +181,34 @@ impl Live {
             recovered: false,
             millis: 0,
         })
+    }
+
+    /// The search files that changed and those to remove. With no kept index (an update failed
+    /// half way), the whole index is made again and written over what is there.
+    fn search_files(&self, next: &Analysis, ch: &Changes, index: &mut Option<LiveIndex>) -> Shards {
+        let (weak, offline) = (self.cfg.search.weak_score, self.opts.offline);
+        let (cat, graph) = (&next.catalog, &next.graph);
+        if let Some(ix) = index {
+            let mut changed = Changed::default();
+            for p in &ch.touched {
+                match p.kind {
+                    PageKind::Entry => changed.entries.insert(p.id.clone()),
+                    PageKind::Article => changed.articles.insert(p.id.clone()),
+                };
+            }
+            return ix.update(cat, graph, &changed, weak, offline, true);
+        }
+        let (ix, mut files) = LiveIndex::all_files(cat, graph, weak, offline);
+        *index = Some(ix);
+        let dest = &self.opts.dest;
+        let keep: HashSet<&str> = files.write.iter().map(|f| f.path.as_str()).collect();
+        let stale = crate::search::stale_shards(dest, &keep);
+        files.remove = stale
+            .iter()
+            .filter_map(|p| p.strip_prefix(dest).ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        files
     }
 
     /// The files that hold the entries' JSON of `json` (by ID; `None`: the entry went away) under
