@@ -70,6 +70,7 @@ impl Live {
     /// Render one entry or article page of `a` and write it if its bytes changed; its site path
     /// and whether it was written.
     pub(super) fn write_page(&self, a: &Analysis, page: &PageRef) -> Result<(String, bool)> {
+        let _t = crate::core::timings::stage("update: early page");
         let r = self.renderer(a)?;
         let resolver = Resolver::new(&a.catalog, &a.graph, &self.records);
         let job = job_of(&a.catalog, page.kind, &page.id)
@@ -103,7 +104,10 @@ impl Live {
     ) -> Result<Update> {
         use rayon::prelude::*;
         let pages = crate::core::timings::stage("update: pages");
-        let r = self.renderer(next)?;
+        let r = {
+            let _t = crate::core::timings::stage("  renderer");
+            self.renderer(next)?
+        };
         let resolver = Resolver::new(&next.catalog, &next.graph, &self.records);
         let cat = &next.catalog;
         let mut jobs: Vec<Job> = ch
@@ -132,18 +136,24 @@ impl Live {
             .filter(|p| p.kind == PageKind::Entry && cat.page(p).is_none())
             .map(|p| (p.id.clone(), None))
             .collect();
-        for (job, o) in jobs
-            .par_iter()
-            .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
-            .collect::<Result<Vec<_>>>()?
-        {
+        let rendered = {
+            let _t = crate::core::timings::stage("  render");
+            jobs.par_iter()
+                .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
+                .collect::<Result<Vec<_>>>()?
+        };
+        for (job, o) in rendered {
             out.push((urls::file_of(&o.path), o.html.into_bytes()));
             if let (Job::Entry(i), Some(bytes)) = (job, o.json) {
                 json.insert(cat.entries[i].id.clone(), Some(bytes));
             }
         }
-        out.extend(self.entry_json_files(json)?);
+        {
+            let _t = crate::core::timings::stage("  entry JSON");
+            out.extend(self.entry_json_files(json)?);
+        }
         drop(pages);
+        let _catalog = crate::core::timings::stage("update: catalog files");
         let want = Wanted {
             catalog: ch.listed || ch.graph,
             links: ch.graph,
@@ -156,14 +166,29 @@ impl Live {
             let _t = crate::core::timings::stage("  search");
             self.search_files(next, ch, index)
         };
-        let dest = &self.opts.dest;
-        let _write = crate::core::timings::stage("update: write");
-        // The search index's shards that this one no longer has.
-        for p in &search.remove {
-            let _ = std::fs::remove_file(dest.join(p));
-        }
+        drop(_catalog);
         out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
         out.extend(search.write.into_iter().map(|f| (f.path, f.bytes)));
+        let written = self.write_out(&out, &search.remove)?;
+        self.remove_gone(next, ch, gone_facets);
+        Ok(Update {
+            rendered: out.len(),
+            written,
+            full: false,
+            recovered: false,
+            millis: 0,
+        })
+    }
+
+    /// Write the files of `out` whose bytes changed and remove the search files of `gone`; the
+    /// files written, in order.
+    fn write_out(&self, out: &[(String, Vec<u8>)], gone: &[String]) -> Result<Vec<String>> {
+        use rayon::prelude::*;
+        let dest = &self.opts.dest;
+        let _write = crate::core::timings::stage("update: write");
+        for p in gone {
+            let _ = std::fs::remove_file(dest.join(p));
+        }
         let mut written: Vec<String> = out
             .par_iter()
             .filter_map(|(rel, bytes)| match write_if_changed(dest, rel, bytes) {
@@ -173,14 +198,7 @@ impl Live {
             })
             .collect::<Result<_>>()?;
         written.sort();
-        self.remove_gone(next, ch, gone_facets);
-        Ok(Update {
-            rendered: out.len(),
-            written,
-            full: false,
-            recovered: false,
-            millis: 0,
-        })
+        Ok(written)
     }
 
     /// The search files that changed and those to remove. With no kept index (an update failed
