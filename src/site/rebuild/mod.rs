@@ -172,6 +172,7 @@ impl Live {
     ) -> Result<(Update, Diagnostics)> {
         // Work on the state itself (a deep copy of a large catalog costs more than the whole
         // update); `Edit::revert` puts it back if the change does not build.
+        let reread = crate::core::timings::stage("update: read");
         let mut next = std::mem::take(&mut self.analysis);
         let mut edit = Edit::new(&mut next, self.file_diags.clone());
         for path in rel {
@@ -186,6 +187,7 @@ impl Live {
                 return Err(e);
             }
         }
+        drop(reread);
         let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
         let relink = crate::core::timings::stage("update: link");
@@ -208,7 +210,10 @@ impl Live {
             });
         }
         next.diags = diags.clone();
-        let changes = edit.changes(&next.graph);
+        let changes = {
+            let _t = crate::core::timings::stage("update: affected");
+            edit.changes(&next.graph)
+        };
         match self.write_affected(&next, &changes) {
             Ok(mut up) => {
                 if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {
