@@ -5,7 +5,7 @@
 //! readings of the error it reports) with `template` (placeholders for what varies),
 //! `tokenise` (template -> terms), `format` (the inverted index with BM25F impacts), `rank` (a
 //! paste against it: `expand` looks terms up, `rerank` matches messages), `shards` (the index
-//! cut into the site's files).
+//! cut into the site's files), `live` (the index `serve` keeps, changed in place by an edit).
 
 mod clean;
 mod expand;

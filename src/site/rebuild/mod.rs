@@ -2,9 +2,10 @@
 //! read and parsed again (`edit`), the link graph is rebuilt, and only the pages that can show
 //! something of it are rendered again (`affected`): its own page, the pages at either end of its
 //! links (before and after the change, and every link that appeared or went away), the index
-//! pages of its domain, category and code, the lists, the JSON, the feeds and the search index
-//! (`output`). A page is written only when its bytes differ from what is on disk, so unaffected
-//! pages keep their mtime.
+//! pages of its domain, category and code, the lists, the JSON, the feeds and the search shards
+//! whose content changed (`output`; the search index itself is kept between updates and changed
+//! in place, `search::live`). A page is written only when its bytes differ from what is on
+//! disk, so unaffected pages keep their mtime.
 //!
 //! Anything else that changes (book.toml, the theme, static files, verification records) makes
 //! a full build. The result is byte-for-byte what a full build of the same content writes

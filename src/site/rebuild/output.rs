@@ -1,7 +1,8 @@
 //! What an update writes: the edited page first, then every page the change affects, the lists
 //! whose lines changed, the JSON of the entries rendered again (their own files, or their lines
-//! of their domains' files) and the catalog-wide files; only files whose
-//! bytes differ are written (atomically), and pages that went away are removed.
+//! of their domains' files), the catalog-wide files and the search shards the kept index says
+//! changed; only files whose bytes differ are written (atomically), and pages and shards that
+//! went away are removed.
 
 use super::affected::Changes;
 use super::{Live, Update};
