@@ -10,6 +10,8 @@ mod doc;
 mod emit;
 mod post;
 mod terms;
+#[cfg(test)]
+mod tests;
 
 use crate::core::model::Catalog;
 use crate::link::Graph;
