@@ -255,14 +255,22 @@ impl Live {
                     let d = urls::id_domain(&id).to_string();
                     by_domain.entry(d).or_default().insert(id, bytes);
                 }
-                for (domain, changes) in by_domain {
-                    let rel = urls::domain_json(&domain);
-                    let path = self.opts.dest.join(&rel);
-                    let old = std::fs::read(&path).ok();
-                    match crate::render::shards::splice(&domain, old.as_deref(), &changes) {
+                // Each domain's file read and spliced on its own thread (a few MB each).
+                use rayon::prelude::*;
+                let spliced: Vec<(String, Option<Vec<u8>>)> = by_domain
+                    .par_iter()
+                    .map(|(domain, changes)| {
+                        let rel = urls::domain_json(domain);
+                        let old = std::fs::read(self.opts.dest.join(&rel)).ok();
+                        let bytes = crate::render::shards::splice(domain, old.as_deref(), changes);
+                        (rel, bytes)
+                    })
+                    .collect();
+                for (rel, bytes) in spliced {
+                    match bytes {
                         Some(bytes) => out.push((rel, bytes)),
                         None => {
-                            let _ = std::fs::remove_file(&path);
+                            let _ = std::fs::remove_file(self.opts.dest.join(&rel));
                         }
                     }
                 }
