@@ -61,6 +61,24 @@ fn entries(bytes: &[u8]) -> Option<Vec<(&str, &[u8])>> {
     None
 }
 
+/// Whether the shard `old` already holds every entry of `changes` as it is (none of them
+/// removed): then splicing them in would give the same bytes.
+pub(crate) fn holds(old: &[u8], changes: &BTreeMap<String, Option<Vec<u8>>>) -> bool {
+    let Ok(text) = std::str::from_utf8(old) else {
+        return false;
+    };
+    changes.iter().all(|(id, json)| {
+        let Some(Ok(json)) = json.as_deref().map(std::str::from_utf8) else {
+            return false;
+        };
+        let line = format!("\n{}:{json}", String::from_utf8_lossy(&quote(id)));
+        text.match_indices(&line).any(|(at, _)| {
+            let rest = &text[at + line.len()..];
+            rest.starts_with(",\n") || rest.starts_with("\n}}")
+        })
+    })
+}
+
 /// The shard of `domain` after setting (`Some`) or removing (`None`) the entries of `changes`
 /// in `old` (the shard as written before, or nothing). `None` when no entry is left. The
 /// entries that did not change are copied as they are, in one pass.
@@ -140,5 +158,24 @@ mod tests {
             ("np/c", "{\"v\":4}"),
         ]);
         assert_eq!(splice("np", Some(old), &changes).unwrap(), want);
+    }
+
+    #[test]
+    fn a_shard_holds_its_entries_as_they_are() {
+        let old = full(&[("np/a", "{\"v\":1}"), ("np/ab", "{\"v\":2}")]);
+        let change = |id: &str, v: Option<&str>| {
+            let mut c = BTreeMap::new();
+            c.insert(id.to_string(), v.map(|v| v.as_bytes().to_vec()));
+            c
+        };
+        assert!(holds(&old, &change("np/a", Some("{\"v\":1}"))));
+        assert!(holds(&old, &change("np/ab", Some("{\"v\":2}"))));
+        assert!(!holds(&old, &change("np/a", Some("{\"v\":2}"))));
+        assert!(
+            !holds(&old, &change("np/a", Some("{\"v\":"))),
+            "a prefix of the line"
+        );
+        assert!(!holds(&old, &change("np/b", Some("{\"v\":1}"))));
+        assert!(!holds(&old, &change("np/a", None)));
     }
 }

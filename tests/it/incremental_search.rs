@@ -86,8 +86,16 @@ struct Served {
 }
 
 impl Served {
-    fn start(offline: bool) -> Served {
+    /// Served hosted or `offline`; with `domains`, the entries' JSON in one file per domain.
+    fn start(offline: bool, domains: bool) -> Served {
         let (t, root) = catalog();
+        if domains {
+            let toml = root.join("book.toml");
+            let cfg = std::fs::read_to_string(&toml).unwrap();
+            let cfg = cfg.replace("[build]\n", "[build]\nentry_json = \"domains\"\n");
+            assert!(cfg.contains("entry_json"), "{cfg}");
+            std::fs::write(&toml, cfg).unwrap();
+        }
         let out = root.join("book");
         let opts = BuildOptions {
             dest: out.clone(),
@@ -235,7 +243,7 @@ fn articles_rewritten(s: &mut Served) {
 
 #[test]
 fn search_shards_follow_every_kind_of_edit() {
-    let mut s = Served::start(false);
+    let mut s = Served::start(false, false);
     new_terms_then_gone(&mut s);
     entries_come_and_go(&mut s);
     articles_rewritten(&mut s);
@@ -243,7 +251,8 @@ fn search_shards_follow_every_kind_of_edit() {
 
 #[test]
 fn offline_search_scripts_follow_every_kind_of_edit() {
-    let mut s = Served::start(true);
+    // With the entries' JSON by domain: an edit's linked entries in other domains.
+    let mut s = Served::start(true, true);
     new_terms_then_gone(&mut s);
     entries_come_and_go(&mut s);
     articles_rewritten(&mut s);

@@ -255,15 +255,19 @@ impl Live {
                     let d = urls::id_domain(&id).to_string();
                     by_domain.entry(d).or_default().insert(id, bytes);
                 }
-                // Each domain's file read and spliced on its own thread (a few MB each).
+                // Each domain's file read and spliced on its own thread (a few MB each); one
+                // that holds its entries as they are already is left alone.
+                use crate::render::shards::{holds, splice};
                 use rayon::prelude::*;
                 let spliced: Vec<(String, Option<Vec<u8>>)> = by_domain
                     .par_iter()
-                    .map(|(domain, changes)| {
+                    .filter_map(|(domain, changes)| {
                         let rel = urls::domain_json(domain);
                         let old = std::fs::read(self.opts.dest.join(&rel)).ok();
-                        let bytes = crate::render::shards::splice(domain, old.as_deref(), changes);
-                        (rel, bytes)
+                        if old.as_deref().is_some_and(|o| holds(o, changes)) {
+                            return None;
+                        }
+                        Some((rel, splice(domain, old.as_deref(), changes)))
                     })
                     .collect();
                 for (rel, bytes) in spliced {
