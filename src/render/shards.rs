@@ -31,53 +31,79 @@ fn quote(s: &str) -> Vec<u8> {
     serde_json::to_vec(s).unwrap_or_else(|_| b"\"\"".to_vec())
 }
 
-/// The entries of a shard `shard` made, by ID; `None` when the bytes are not such a shard.
-fn entries(bytes: &[u8]) -> Option<BTreeMap<String, Vec<u8>>> {
+/// The entries of a shard `shard` made, borrowed from its bytes, in ID order; `None` when the
+/// bytes are not such a shard.
+fn entries(bytes: &[u8]) -> Option<Vec<(&str, &[u8])>> {
     let text = std::str::from_utf8(bytes).ok()?;
     let mut lines = text.lines();
     let head = lines.next()?;
     if !(head.starts_with("{\"domain\":") && head.ends_with(",\"entries\":{")) {
         return None;
     }
-    let mut out = BTreeMap::new();
+    let mut out: Vec<(&str, &[u8])> = Vec::new();
     for line in lines {
         if line == "}}" {
+            // Written in ID order; a file edited by hand is put back in order (the last line of
+            // an ID wins, as a map would have it).
+            if !out.windows(2).all(|w| w[0].0 < w[1].0) {
+                out.reverse();
+                out.sort_by(|a, b| a.0.cmp(b.0));
+                out.dedup_by(|a, b| a.0 == b.0);
+            }
             return Some(out);
         }
         let line = line.strip_suffix(',').unwrap_or(line);
         // The key is an entry ID: a JSON string without escapes (IDs are [a-z0-9_-/]).
         let rest = line.strip_prefix('"')?;
         let (id, json) = rest.split_once("\":")?;
-        out.insert(id.to_string(), json.as_bytes().to_vec());
+        out.push((id, json.as_bytes()));
     }
     None
 }
 
+/// Whether the shard `old` already holds every entry of `changes` as it is (none of them
+/// removed): then splicing them in would give the same bytes.
+pub(crate) fn holds(old: &[u8], changes: &BTreeMap<String, Option<Vec<u8>>>) -> bool {
+    let Ok(text) = std::str::from_utf8(old) else {
+        return false;
+    };
+    changes.iter().all(|(id, json)| {
+        let Some(Ok(json)) = json.as_deref().map(std::str::from_utf8) else {
+            return false;
+        };
+        let line = format!("\n{}:{json}", String::from_utf8_lossy(&quote(id)));
+        text.match_indices(&line).any(|(at, _)| {
+            let rest = &text[at + line.len()..];
+            rest.starts_with(",\n") || rest.starts_with("\n}}")
+        })
+    })
+}
+
 /// The shard of `domain` after setting (`Some`) or removing (`None`) the entries of `changes`
-/// in `old` (the shard as written before, or nothing). `None` when no entry is left.
+/// in `old` (the shard as written before, or nothing). `None` when no entry is left. The
+/// entries that did not change are copied as they are, in one pass.
 pub(crate) fn splice(
     domain: &str,
     old: Option<&[u8]>,
     changes: &BTreeMap<String, Option<Vec<u8>>>,
 ) -> Option<Vec<u8>> {
-    let mut all = old.and_then(entries).unwrap_or_default();
+    let kept = old.and_then(entries).unwrap_or_default();
+    let mut all: Vec<(&str, &[u8])> = Vec::with_capacity(kept.len() + changes.len());
+    let mut kept = kept.into_iter().peekable();
     for (id, json) in changes {
-        match json {
-            Some(j) => {
-                all.insert(id.clone(), j.clone());
-            }
-            None => {
-                all.remove(id);
-            }
+        while let Some(k) = kept.next_if(|k| k.0 < id.as_str()) {
+            all.push(k);
+        }
+        kept.next_if(|k| k.0 == id.as_str());
+        if let Some(j) = json {
+            all.push((id, j));
         }
     }
+    all.extend(kept);
     if all.is_empty() {
         return None;
     }
-    Some(shard(
-        domain,
-        all.iter().map(|(id, j)| (id.as_str(), j.as_slice())),
-    ))
+    Some(shard(domain, all))
 }
 
 #[cfg(test)]
@@ -119,5 +145,37 @@ mod tests {
         let mut gone = BTreeMap::new();
         gone.insert("np/a".to_string(), None);
         assert_eq!(splice("np", Some(&full(&[("np/a", "{}")])), &gone), None);
+    }
+
+    #[test]
+    fn a_shard_out_of_order_is_put_back_in_order() {
+        let old = b"{\"domain\":\"np\",\"entries\":{\n\"np/c\":{\"v\":3},\n\"np/a\":{\"v\":1},\n\"np/c\":{\"v\":4}\n}}\n";
+        let mut changes = BTreeMap::new();
+        changes.insert("np/b".to_string(), Some(b"{\"v\":2}".to_vec()));
+        let want = full(&[
+            ("np/a", "{\"v\":1}"),
+            ("np/b", "{\"v\":2}"),
+            ("np/c", "{\"v\":4}"),
+        ]);
+        assert_eq!(splice("np", Some(old), &changes).unwrap(), want);
+    }
+
+    #[test]
+    fn a_shard_holds_its_entries_as_they_are() {
+        let old = full(&[("np/a", "{\"v\":1}"), ("np/ab", "{\"v\":2}")]);
+        let change = |id: &str, v: Option<&str>| {
+            let mut c = BTreeMap::new();
+            c.insert(id.to_string(), v.map(|v| v.as_bytes().to_vec()));
+            c
+        };
+        assert!(holds(&old, &change("np/a", Some("{\"v\":1}"))));
+        assert!(holds(&old, &change("np/ab", Some("{\"v\":2}"))));
+        assert!(!holds(&old, &change("np/a", Some("{\"v\":2}"))));
+        assert!(
+            !holds(&old, &change("np/a", Some("{\"v\":"))),
+            "a prefix of the line"
+        );
+        assert!(!holds(&old, &change("np/b", Some("{\"v\":1}"))));
+        assert!(!holds(&old, &change("np/a", None)));
     }
 }

@@ -68,7 +68,7 @@ pub struct Doc(
 pub struct Art(pub String, pub String);
 
 /// The text of each field of one entry, but the two article fields (counted once per article).
-fn fields(e: &Entry) -> Vec<String> {
+pub(super) fn fields(e: &Entry) -> Vec<String> {
     let msg = normalise::normalise(&e.message).template;
     let aliases: Vec<String> = e
         .aliases
@@ -101,9 +101,9 @@ fn fields(e: &Entry) -> Vec<String> {
 }
 
 /// Term counts and length of one text.
-type Counts = (HashMap<String, u32>, usize);
+pub(super) type Counts = (HashMap<String, u32>, usize);
 
-fn counts(text: &str) -> Counts {
+pub(super) fn counts(text: &str) -> Counts {
     let toks = tokenise::tokens(text);
     let len = toks.len();
     let mut tf: HashMap<String, u32> = HashMap::new();
@@ -126,7 +126,10 @@ fn sum<'a>(parts: impl Iterator<Item = &'a Counts>) -> Counts {
 }
 
 /// Articles that discuss each entry: the link graph's `discusses` links and `errors:` lists.
-fn articles_by_entry<'a>(cat: &'a Catalog, graph: &'a Graph) -> HashMap<&'a str, Vec<usize>> {
+pub(super) fn articles_by_entry<'a>(
+    cat: &'a Catalog,
+    graph: &'a Graph,
+) -> HashMap<&'a str, Vec<usize>> {
     use crate::link::{LinkKind, Node};
     let mut pos: HashMap<&str, usize> = HashMap::new();
     for (i, a) in cat.articles.iter().enumerate() {
@@ -168,13 +171,16 @@ fn impacts(row: &[Counts], avg: &[f64]) -> Vec<(String, u32)> {
     }
     let mut terms: Vec<(String, u32)> = tfw
         .into_iter()
-        .map(|(t, x)| {
-            let impact = (100.0 * x / (x + K1)).round().clamp(1.0, 100.0) as u32;
-            (t.to_string(), impact)
-        })
+        .map(|(t, x)| (t.to_string(), impact(x)))
         .collect();
     terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     terms
+}
+
+/// A term's impact from its field-weighted, length-normalised frequency `x`: saturated and
+/// scaled to 1..=100.
+pub(super) fn impact(x: f64) -> u32 {
+    (100.0 * x / (x + K1)).round().clamp(1.0, 100.0) as u32
 }
 
 /// Build the index from the typed model.
@@ -210,7 +216,7 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
 
 /// The articles that any entry links to, numbered in catalog order: (catalog position ->
 /// number, the articles as the index ships them).
-fn number_articles(
+pub(super) fn number_articles(
     cat: &Catalog,
     by_entry: &HashMap<&str, Vec<usize>>,
 ) -> (BTreeMap<usize, u32>, Vec<Art>) {

@@ -5,11 +5,12 @@
 //! readings of the error it reports) with `template` (placeholders for what varies),
 //! `tokenise` (template -> terms), `format` (the inverted index with BM25F impacts), `rank` (a
 //! paste against it: `expand` looks terms up, `rerank` matches messages), `shards` (the index
-//! cut into the site's files).
+//! cut into the site's files), `live` (the index `serve` keeps, changed in place by an edit).
 
 mod clean;
 mod expand;
 pub(crate) mod format;
+mod live;
 pub(crate) mod normalise;
 pub(crate) mod rank;
 mod rerank;
@@ -23,6 +24,7 @@ use crate::core::output::OutFile;
 use crate::link::Graph;
 
 pub use format::{build, Art, Doc, Index};
+pub(crate) use live::{Changed, LiveIndex, Shards};
 pub use normalise::{readings, Detected};
 pub use rank::{search, Answer, Hit};
 pub(crate) use shards::stale as stale_shards;

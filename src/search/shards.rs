@@ -63,7 +63,7 @@ fn fnv(s: &str) -> u64 {
 }
 
 /// About how many bytes of JSON a term's postings take.
-fn weight(post: &[u32]) -> usize {
+pub(super) fn weight(post: &[u32]) -> usize {
     post.iter()
         .map(|&x| {
             if x < 10 {
@@ -79,11 +79,27 @@ fn weight(post: &[u32]) -> usize {
 
 /// The runs of terms: (first term number, end), consecutive and covering all terms.
 fn runs(idx: &Index, lay: &Layout) -> Vec<(usize, usize)> {
+    cut_runs(
+        idx.terms
+            .iter()
+            .zip(&idx.post)
+            .map(|(t, p)| (t.as_str(), weight(p))),
+        lay,
+    )
+}
+
+/// The runs of a sorted list of terms, each given with the weight of its postings (`weight`):
+/// (first term number, end), consecutive and covering all terms.
+pub(super) fn cut_runs<'a>(
+    terms: impl ExactSizeIterator<Item = (&'a str, usize)>,
+    lay: &Layout,
+) -> Vec<(usize, usize)> {
+    let n = terms.len();
     let mut out = Vec::new();
     let (mut start, mut acc) = (0usize, 0usize);
-    for (i, (t, p)) in idx.terms.iter().zip(&idx.post).enumerate() {
-        acc += t.len() + 3 + weight(p);
-        let last = i + 1 == idx.terms.len();
+    for (i, (t, w)) in terms.enumerate() {
+        acc += t.len() + 3 + w;
+        let last = i + 1 == n;
         if last || acc >= lay.run_max || (acc >= lay.run_min && fnv(t).is_multiple_of(RUN_CUT)) {
             out.push((start, i + 1));
             start = i + 1;
@@ -93,15 +109,34 @@ fn runs(idx: &Index, lay: &Layout) -> Vec<(usize, usize)> {
     out
 }
 
+/// The name of a run of terms that starts at `first`: a hash of it, with a suffix on the rare
+/// clash with a name in `names` (never another run's file). The name is added to `names`.
+pub(super) fn run_name(first: &str, names: &mut HashSet<String>) -> String {
+    let mut name = format!("{:016x}", fnv(first));
+    while !names.insert(name.clone()) {
+        name.push('x');
+    }
+    name
+}
+
 /// The document frequency of each distinct term of a document's message, then of each alias,
 /// in the order search-rank.js's `prepare` meets them.
 fn dfs(idx: &Index, message: &str, aliases: &[String]) -> Vec<usize> {
+    rerank_terms(message, aliases)
+        .iter()
+        .map(|t| df(idx, t))
+        .collect()
+}
+
+/// The distinct terms of a document's message, then of each alias (distinct within each), in
+/// the order search-rank.js's `prepare` meets them: whose document frequencies `d/K` ships.
+pub(super) fn rerank_terms(message: &str, aliases: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for s in std::iter::once(message).chain(aliases.iter().map(String::as_str)) {
         let mut seen = HashSet::new();
         for t in tokenise::tokens(&normalise::normalise(s).template) {
             if seen.insert(t.clone()) {
-                out.push(df(idx, &t));
+                out.push(t);
             }
         }
     }
@@ -109,7 +144,7 @@ fn dfs(idx: &Index, message: &str, aliases: &[String]) -> Vec<usize> {
 }
 
 /// Serialise to JSON; the values here are plain data, so this cannot fail in practice.
-fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+pub(super) fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }
 
@@ -125,11 +160,7 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
     let mut names = HashSet::new();
     for (start, end) in runs(idx, &lay) {
         let first = &idx.terms[start];
-        // Hashes of first terms differ in practice; a clash gets a suffix, never another's file.
-        let mut name = format!("{:016x}", fnv(first));
-        while !names.insert(name.clone()) {
-            name.push('x');
-        }
+        let name = run_name(first, &mut names);
         let body = (&idx.terms[start..end], &idx.post[start..end]);
         files.push((format!("t/{name}"), json(&body)));
         manifest_runs.push((name, first.clone(), start));
@@ -151,19 +182,46 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
     for (len, terms) in &by_len {
         files.push((format!("l/{len}"), json(terms)));
     }
-    let manifest = serde_json::json!({
-        "v": 3,
-        "n": idx.docs.len(),
-        "weak": weak,
-        "count": idx.terms.len(),
-        "docs": lay.docs,
-        "arts": lay.arts,
-        "nArts": idx.arts.len(),
-        "t": manifest_runs,
-        "lens": by_len.keys().collect::<Vec<_>>(),
-    });
-    files.push(("m".to_string(), json(&manifest)));
+    let head = Manifest {
+        docs: idx.docs.len(),
+        weak,
+        terms: idx.terms.len(),
+        arts: idx.arts.len(),
+    };
+    let lens: Vec<usize> = by_len.keys().copied().collect();
+    files.push(("m".to_string(), head.json(&lay, &manifest_runs, &lens)));
     files
+}
+
+/// What the manifest says of the index besides its runs and term lengths.
+pub(super) struct Manifest {
+    pub(super) docs: usize,
+    pub(super) weak: f64,
+    pub(super) terms: usize,
+    pub(super) arts: usize,
+}
+
+impl Manifest {
+    /// The manifest's JSON: `runs` as (name, first term, number of the first term), `lens` the
+    /// term lengths there are, in order.
+    pub(super) fn json(
+        &self,
+        lay: &Layout,
+        runs: &[(String, String, usize)],
+        lens: &[usize],
+    ) -> Vec<u8> {
+        json(&serde_json::json!({
+            "v": 3,
+            "n": self.docs,
+            "weak": self.weak,
+            "count": self.terms,
+            "docs": lay.docs,
+            "arts": lay.arts,
+            "nArts": self.arts,
+            "t": runs,
+            "lens": lens,
+        }))
+    }
 }
 
 /// The global that offline shards call with their data.
@@ -173,17 +231,26 @@ pub(crate) const OFFLINE_CALL: &str = "errbookShard";
 pub(crate) fn out_files(idx: &Index, weak: f64, offline: bool) -> Vec<OutFile> {
     shards(idx, weak, &Layout::default())
         .into_iter()
-        .map(|(name, body)| {
-            if offline {
-                let mut js = format!("{OFFLINE_CALL}(\"{name}\",").into_bytes();
-                js.extend_from_slice(&body);
-                js.extend_from_slice(b");\n");
-                OutFile::new(format!("search/{name}.js"), js)
-            } else {
-                OutFile::new(format!("search/{name}.json"), body)
-            }
-        })
+        .map(|(name, body)| out_file(&name, body, offline))
         .collect()
+}
+
+/// Where shard `name` lives in the site: `search/NAME.json`, or offline `search/NAME.js`.
+pub(crate) fn site_path(name: &str, offline: bool) -> String {
+    let ext = if offline { "js" } else { "json" };
+    format!("search/{name}.{ext}")
+}
+
+/// One shard as a file of the site (offline, a script that hands its data on).
+pub(super) fn out_file(name: &str, body: Vec<u8>, offline: bool) -> OutFile {
+    if offline {
+        let mut js = format!("{OFFLINE_CALL}(\"{name}\",").into_bytes();
+        js.extend_from_slice(&body);
+        js.extend_from_slice(b");\n");
+        OutFile::new(site_path(name, true), js)
+    } else {
+        OutFile::new(site_path(name, false), body)
+    }
 }
 
 /// The shard files under `dest/search/` that are not among `keep` (paths relative to `dest`):

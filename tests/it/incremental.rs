@@ -5,7 +5,7 @@ use crate::common::*;
 use errbook::site::BuildOptions;
 use errbook::site::Live;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::SystemTime;
 
 /// The seed catalog plus an unrelated entry in another domain.
@@ -40,12 +40,10 @@ fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
         .collect()
 }
 
-fn full_build(root: &Path) -> (tempfile::TempDir, PathBuf) {
-    build(root, &[])
-}
-
-fn assert_same_as_full_build(root: &Path, out: &Path) {
-    let (_t, fresh) = full_build(root);
+/// The site at `out` is what a full build of `root` (with build arguments `extra`) writes:
+/// the same files, byte for byte.
+pub(crate) fn assert_same_as_full_build(root: &Path, out: &Path, extra: &[&str]) {
+    let (_t, fresh) = build(root, extra);
     let a = snapshot(out);
     let b = snapshot(&fresh);
     let names_a: Vec<&String> = a.keys().collect();
@@ -105,7 +103,7 @@ fn one_changed_entry_rewrites_only_what_depends_on_it() {
         assert_eq!(before[f].1, after[f].1, "{f} was rewritten");
     }
     assert!(up.written.len() < before.len() / 2, "{:?}", up.written);
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 
     // A new message and code: the lists, facet pages and catalog.json follow.
     let other = site
@@ -126,7 +124,7 @@ fn one_changed_entry_rewrites_only_what_depends_on_it() {
         up.written
     );
     assert!(!out.join("codes/axis_out_of_bounds/index.html").exists());
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 }
 
 #[test]
@@ -148,7 +146,7 @@ fn added_removed_and_broken_files() {
     .unwrap();
     live.update(std::slice::from_ref(&art)).unwrap();
     assert!(out.join("articles/new-one/index.html").is_file());
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 
     // A broken edit fails and leaves the output as it was.
     let before = snapshot(&out);
@@ -171,7 +169,7 @@ fn added_removed_and_broken_files() {
         .join("errors/numpy/axis-out-of-bounds/index.html")
         .exists());
     assert!(!out.join("articles/new-one/index.html").exists());
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 }
 
 /// Break a file, then put back the bytes the last good build read: the update says the site
@@ -200,7 +198,7 @@ fn break_then_undo_recovers_and_a_rename_moves_the_page() {
     // A save without a change after a good state is no news.
     let (up, _) = live.update(std::slice::from_ref(&f)).unwrap();
     assert!(!up.recovered && up.rendered == 0, "{up:?}");
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 
     // Rename: the old file goes, the new one comes (its ID follows the path).
     let moved = site
@@ -220,7 +218,7 @@ fn break_then_undo_recovers_and_a_rename_moves_the_page() {
     assert!(!out
         .join("errors/numpy/axis-out-of-bounds/index.html")
         .exists());
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 }
 
 /// `build.entry_json = "domains"`: the entries' JSON in one file per domain, which an edit, an
@@ -269,7 +267,7 @@ fn entry_json_by_domain_follows_every_edit() {
     live.update(std::slice::from_ref(&f)).unwrap();
     let entry = &shard("numpy")["entries"]["numpy/axis-out-of-bounds"]["entry"];
     assert_eq!(entry["workarounds"][0]["success_rate"], 97);
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 
     // A second entry joins the domain, then the first one goes: the file keeps the other.
     let second = site.path().join("content/errors/numpy/axis-too-large.md");
@@ -279,17 +277,17 @@ fn entry_json_by_domain_follows_every_edit() {
     )
     .unwrap();
     live.update(std::slice::from_ref(&second)).unwrap();
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
     std::fs::remove_file(&f).unwrap();
     live.update(std::slice::from_ref(&f)).unwrap();
     let entries = shard("numpy")["entries"].clone();
     let ids: Vec<&String> = entries.as_object().unwrap().keys().collect();
     assert_eq!(ids, ["numpy/axis-too-large"]);
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 
     // The domain's last entry goes: so does its file.
     std::fs::remove_file(&second).unwrap();
     live.update(std::slice::from_ref(&second)).unwrap();
     assert!(!out.join("api/errors/numpy.json").exists());
-    assert_same_as_full_build(site.path(), &out);
+    assert_same_as_full_build(site.path(), &out, &[]);
 }

@@ -16,6 +16,7 @@ mod diagnostics;
 mod drafts;
 mod external_links;
 mod incremental;
+mod incremental_search;
 mod init;
 mod injection;
 mod internal_links;

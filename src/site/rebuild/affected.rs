@@ -1,9 +1,10 @@
 //! What an edit affects: the pages at either end of every link touching the edited pages (in
-//! the old graph and the new) and of every link that appeared or went away; whether what list
-//! pages show changed; the facet pages of the edited entries.
+//! the old graph and the new) and of every link that appeared or went away, and the articles
+//! that list those entries' related entries; whether what list pages show changed; the facet
+//! pages of the edited entries.
 
 use crate::core::model::{Article, Entry, PageKind, PageRef};
-use crate::link::{Graph, Link, Node};
+use crate::link::{Graph, Link, LinkKind, Node};
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{Hash, Hasher};
 
@@ -19,19 +20,22 @@ pub(super) fn entry_facets(e: &Entry) -> Vec<String> {
     v
 }
 
+/// The page a graph node is shown on, by kind and ID.
+fn key_of(n: &Node) -> (PageKind, &str) {
+    match n {
+        Node::Entry { id } => (PageKind::Entry, id),
+        Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => (PageKind::Entry, entry),
+        Node::Article { id } => (PageKind::Article, id),
+        Node::Snippet { page, .. } => (page.kind, &page.id),
+    }
+}
+
 /// The page a graph node is shown on.
 fn page_of(n: &Node) -> PageRef {
-    let page = |kind, id: &String| PageRef {
+    let (kind, id) = key_of(n);
+    PageRef {
         kind,
-        id: id.clone(),
-    };
-    match n {
-        Node::Entry { id } => page(PageKind::Entry, id),
-        Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => {
-            page(PageKind::Entry, entry)
-        }
-        Node::Article { id } => page(PageKind::Article, id),
-        Node::Snippet { page, .. } => page.clone(),
+        id: id.to_string(),
     }
 }
 
@@ -108,24 +112,57 @@ impl Listed {
 }
 
 /// Pages that can show something of the touched pages: themselves, both ends of every link
-/// touching them (old and new graph), and both ends of every link that appeared or went away.
+/// touching them (old and new graph), both ends of every link that appeared or went away, and
+/// the articles that discuss an entry at either end of such a link between related entries (an
+/// article page lists the entries related to those it discusses, with their messages).
 pub(super) fn pages(
     old: &Graph,
     new: &Graph,
     touched: &BTreeSet<PageRef>,
 ) -> (HashSet<PageRef>, bool) {
+    use rayon::prelude::*;
     let mut pages: HashSet<PageRef> = touched.iter().cloned().collect();
-    let old_set: HashSet<u64> = old.links.iter().map(link_hash).collect();
-    let new_set: HashSet<u64> = new.links.iter().map(link_hash).collect();
+    // Each link hashed once (its evidence's excerpts make this the costly part).
+    let old_hashes: Vec<u64> = old.links.par_iter().map(link_hash).collect();
+    let new_hashes: Vec<u64> = new.links.par_iter().map(link_hash).collect();
+    let old_set: HashSet<u64> = old_hashes.iter().copied().collect();
+    let new_set: HashSet<u64> = new_hashes.iter().copied().collect();
     let changed = old_set != new_set;
-    for (links, other) in [(&old.links, &new_set), (&new.links, &old_set)] {
-        for l in links.iter() {
-            let (a, b) = (page_of(&l.from), page_of(&l.to));
-            if touched.contains(&a) || touched.contains(&b) || !other.contains(&link_hash(l)) {
-                pages.insert(a);
-                pages.insert(b);
+    // Entries whose related entries, or what the page shows of them, changed.
+    let mut related: HashSet<&str> = HashSet::new();
+    let sides = [
+        (&old.links, &old_hashes, &new_set),
+        (&new.links, &new_hashes, &old_set),
+    ];
+    let touched_keys: HashSet<(PageKind, &str)> =
+        touched.iter().map(|p| (p.kind, p.id.as_str())).collect();
+    for (links, hashes, other) in sides {
+        for (l, h) in links.iter().zip(hashes) {
+            let (a, b) = (key_of(&l.from), key_of(&l.to));
+            if touched_keys.contains(&a) || touched_keys.contains(&b) || !other.contains(h) {
+                if l.kind == LinkKind::Related {
+                    related.extend([&l.from, &l.to].into_iter().filter_map(entry_id));
+                }
+                pages.insert(page_of(&l.from));
+                pages.insert(page_of(&l.to));
+            }
+        }
+    }
+    if !related.is_empty() {
+        for l in old.links.iter().chain(new.links.iter()) {
+            if l.kind == LinkKind::Discusses && entry_id(&l.to).is_some_and(|e| related.contains(e))
+            {
+                pages.insert(page_of(&l.from));
             }
         }
     }
     (pages, changed)
+}
+
+/// The ID of an entry node.
+fn entry_id(n: &Node) -> Option<&str> {
+    match n {
+        Node::Entry { id } => Some(id),
+        _ => None,
+    }
 }

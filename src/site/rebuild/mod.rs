@@ -3,9 +3,10 @@
 //! (`link::LinkState`: only what the edit can change is linked again), and only the pages that
 //! can show something of it are rendered again (`affected`): its own page, the pages at either end of its
 //! links (before and after the change, and every link that appeared or went away), the index
-//! pages of its domain, category and code, the lists, the JSON, the feeds and the search index
-//! (`output`). A page is written only when its bytes differ from what is on disk, so unaffected
-//! pages keep their mtime.
+//! pages of its domain, category and code, the lists, the JSON, the feeds and the search shards
+//! whose content changed (`output`; the search index itself is kept between updates and changed
+//! in place, `search::live`). A page is written only when its bytes differ from what is on
+//! disk, so unaffected pages keep their mtime.
 //!
 //! Anything else that changes (book.toml, the theme, static files, verification records) makes
 //! a full build. The result is byte-for-byte what a full build of the same content writes
@@ -55,6 +56,9 @@ pub struct Live {
     pending: Vec<PathBuf>,
     /// The link graph's parts, brought up to date from each edit (`link::LinkState`).
     links: crate::link::LinkState,
+    /// The search index as the site's files hold it, kept so that an update changes only what
+    /// an edit touches (`None` after a failed update: the next one makes it whole).
+    search: Option<crate::search::LiveIndex>,
 }
 
 impl Live {
@@ -85,6 +89,11 @@ impl Live {
                 .0
             }
         };
+        let search = {
+            let _t = crate::core::timings::stage("serve: search index");
+            let (weak, offline) = (cfg.search.weak_score, opts.offline);
+            crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
+        };
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -95,6 +104,7 @@ impl Live {
             file_diags,
             pending: Vec::new(),
             links,
+            search: Some(search),
         };
         Ok((live, report, diags))
     }
@@ -186,6 +196,7 @@ impl Live {
     ) -> Result<(Update, Diagnostics)> {
         // Work on the state itself (a deep copy of a large catalog costs more than the whole
         // update); `Edit::revert` puts it back if the change does not build.
+        let reread = crate::core::timings::stage("update: read");
         let mut next = std::mem::take(&mut self.analysis);
         let mut edit = Edit::new(&mut next, self.file_diags.clone());
         for path in rel {
@@ -200,6 +211,7 @@ impl Live {
                 return Err(e);
             }
         }
+        drop(reread);
         let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
         let relink = crate::core::timings::stage("update: link");
@@ -222,7 +234,10 @@ impl Live {
             });
         }
         next.diags = diags.clone();
-        let changes = edit.changes(&next.graph);
+        let changes = {
+            let _t = crate::core::timings::stage("update: affected");
+            edit.changes(&next.graph)
+        };
         match self.write_affected(&next, &changes) {
             Ok(mut up) => {
                 if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {

@@ -1,7 +1,8 @@
 //! What an update writes: the edited page first, then every page the change affects, the lists
 //! whose lines changed, the JSON of the entries rendered again (their own files, or their lines
-//! of their domains' files) and the catalog-wide files; only files whose
-//! bytes differ are written (atomically), and pages that went away are removed.
+//! of their domains' files), the catalog-wide files and the search shards the kept index says
+//! changed; only files whose bytes differ are written (atomically), and pages and shards that
+//! went away are removed.
 
 use super::affected::Changes;
 use super::{Live, Update};
@@ -10,6 +11,7 @@ use crate::core::error::{Error, Result};
 use crate::core::model::{Catalog, PageKind, PageRef};
 use crate::core::urls;
 use crate::render::Renderer;
+use crate::search::{Changed, LiveIndex, Shards};
 use crate::site::build::{catalog_files, run_job, Job, Wanted};
 use crate::site::Analysis;
 use crate::view::Resolver;
@@ -69,6 +71,7 @@ impl Live {
     /// Render one entry or article page of `a` and write it if its bytes changed; its site path
     /// and whether it was written.
     pub(super) fn write_page(&self, a: &Analysis, page: &PageRef) -> Result<(String, bool)> {
+        let _t = crate::core::timings::stage("update: early page");
         let r = self.renderer(a)?;
         let resolver = Resolver::new(&a.catalog, &a.graph, &self.records);
         let job = job_of(&a.catalog, page.kind, &page.id)
@@ -82,11 +85,30 @@ impl Live {
         Ok((out.path, wrote))
     }
 
-    /// Render the affected pages and every catalog-wide file; write what changed.
-    pub(super) fn write_affected(&self, next: &Analysis, ch: &Changes) -> Result<Update> {
+    /// Render the affected pages and every catalog-wide file; write what changed. The kept
+    /// search index follows on the way; when the update fails it is dropped, and the next
+    /// update makes it whole again (the files on disk may be half way).
+    pub(super) fn write_affected(&mut self, next: &Analysis, ch: &Changes) -> Result<Update> {
+        let mut index = self.search.take();
+        let up = self.write_affected_with(next, ch, &mut index);
+        if up.is_ok() {
+            self.search = index;
+        }
+        up
+    }
+
+    fn write_affected_with(
+        &self,
+        next: &Analysis,
+        ch: &Changes,
+        index: &mut Option<LiveIndex>,
+    ) -> Result<Update> {
         use rayon::prelude::*;
         let pages = crate::core::timings::stage("update: pages");
-        let r = self.renderer(next)?;
+        let r = {
+            let _t = crate::core::timings::stage("  renderer");
+            self.renderer(next)?
+        };
         let resolver = Resolver::new(&next.catalog, &next.graph, &self.records);
         let cat = &next.catalog;
         let mut jobs: Vec<Job> = ch
@@ -115,34 +137,59 @@ impl Live {
             .filter(|p| p.kind == PageKind::Entry && cat.page(p).is_none())
             .map(|p| (p.id.clone(), None))
             .collect();
-        for (job, o) in jobs
-            .par_iter()
-            .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
-            .collect::<Result<Vec<_>>>()?
-        {
+        let rendered = {
+            let _t = crate::core::timings::stage("  render");
+            jobs.par_iter()
+                .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
+                .collect::<Result<Vec<_>>>()?
+        };
+        for (job, o) in rendered {
             out.push((urls::file_of(&o.path), o.html.into_bytes()));
             if let (Job::Entry(i), Some(bytes)) = (job, o.json) {
                 json.insert(cat.entries[i].id.clone(), Some(bytes));
             }
         }
-        out.extend(self.entry_json_files(json)?);
+        {
+            let _t = crate::core::timings::stage("  entry JSON");
+            out.extend(self.entry_json_files(json)?);
+        }
         drop(pages);
+        let _catalog = crate::core::timings::stage("update: catalog files");
         let want = Wanted {
             catalog: ch.listed || ch.graph,
             links: ch.graph,
             sitemap: ch.listed,
             feed: ch.touched.iter().any(|p| p.kind == PageKind::Article),
-            search: true,
+            search: false,
         };
         let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
+        let search = {
+            let _t = crate::core::timings::stage("  search");
+            self.search_files(next, ch, index)
+        };
+        drop(_catalog);
+        out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
+        out.extend(search.write.into_iter().map(|f| (f.path, f.bytes)));
+        let written = self.write_out(&out, &search.remove)?;
+        self.remove_gone(next, ch, gone_facets);
+        Ok(Update {
+            rendered: out.len(),
+            written,
+            full: false,
+            recovered: false,
+            millis: 0,
+        })
+    }
+
+    /// Write the files of `out` whose bytes changed and remove the search files of `gone`; the
+    /// files written, in order.
+    fn write_out(&self, out: &[(String, Vec<u8>)], gone: &[String]) -> Result<Vec<String>> {
+        use rayon::prelude::*;
         let dest = &self.opts.dest;
         let _write = crate::core::timings::stage("update: write");
-        // The search index's shards that this one no longer has.
-        let keep: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        for p in crate::search::stale_shards(dest, &keep) {
-            let _ = std::fs::remove_file(p);
+        for p in gone {
+            let _ = std::fs::remove_file(dest.join(p));
         }
-        out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
         let mut written: Vec<String> = out
             .par_iter()
             .filter_map(|(rel, bytes)| match write_if_changed(dest, rel, bytes) {
@@ -152,14 +199,35 @@ impl Live {
             })
             .collect::<Result<_>>()?;
         written.sort();
-        self.remove_gone(next, ch, gone_facets);
-        Ok(Update {
-            rendered: out.len(),
-            written,
-            full: false,
-            recovered: false,
-            millis: 0,
-        })
+        Ok(written)
+    }
+
+    /// The search files that changed and those to remove. With no kept index (an update failed
+    /// half way), the whole index is made again and written over what is there.
+    fn search_files(&self, next: &Analysis, ch: &Changes, index: &mut Option<LiveIndex>) -> Shards {
+        let (weak, offline) = (self.cfg.search.weak_score, self.opts.offline);
+        let (cat, graph) = (&next.catalog, &next.graph);
+        if let Some(ix) = index {
+            let mut changed = Changed::default();
+            for p in &ch.touched {
+                match p.kind {
+                    PageKind::Entry => changed.entries.insert(p.id.clone()),
+                    PageKind::Article => changed.articles.insert(p.id.clone()),
+                };
+            }
+            return ix.update(cat, graph, &changed, weak, offline, true);
+        }
+        let (ix, mut files) = LiveIndex::all_files(cat, graph, weak, offline);
+        *index = Some(ix);
+        let dest = &self.opts.dest;
+        let keep: HashSet<&str> = files.write.iter().map(|f| f.path.as_str()).collect();
+        let stale = crate::search::stale_shards(dest, &keep);
+        files.remove = stale
+            .iter()
+            .filter_map(|p| p.strip_prefix(dest).ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        files
     }
 
     /// The files that hold the entries' JSON of `json` (by ID; `None`: the entry went away) under
@@ -187,14 +255,26 @@ impl Live {
                     let d = urls::id_domain(&id).to_string();
                     by_domain.entry(d).or_default().insert(id, bytes);
                 }
-                for (domain, changes) in by_domain {
-                    let rel = urls::domain_json(&domain);
-                    let path = self.opts.dest.join(&rel);
-                    let old = std::fs::read(&path).ok();
-                    match crate::render::shards::splice(&domain, old.as_deref(), &changes) {
+                // Each domain's file read and spliced on its own thread (a few MB each); one
+                // that holds its entries as they are already is left alone.
+                use crate::render::shards::{holds, splice};
+                use rayon::prelude::*;
+                let spliced: Vec<(String, Option<Vec<u8>>)> = by_domain
+                    .par_iter()
+                    .filter_map(|(domain, changes)| {
+                        let rel = urls::domain_json(domain);
+                        let old = std::fs::read(self.opts.dest.join(&rel)).ok();
+                        if old.as_deref().is_some_and(|o| holds(o, changes)) {
+                            return None;
+                        }
+                        Some((rel, splice(domain, old.as_deref(), changes)))
+                    })
+                    .collect();
+                for (rel, bytes) in spliced {
+                    match bytes {
                         Some(bytes) => out.push((rel, bytes)),
                         None => {
-                            let _ = std::fs::remove_file(&path);
+                            let _ = std::fs::remove_file(self.opts.dest.join(&rel));
                         }
                     }
                 }

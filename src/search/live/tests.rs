@@ -1,0 +1,81 @@
+//! The kept index against the whole one, on this repository's catalog (and copies of its
+//! entry with texts of other lengths): the files of a kept
+//! index made from nothing are the site's search files, and after each edit (an entry's text,
+//! its message, an entry gone) the files as they stand after applying its writes and removals
+//! are what the whole index cut into shards gives.
+
+use super::{Changed, LiveIndex};
+use crate::core::config::Config;
+use crate::core::diag::Diagnostics;
+use crate::core::model::Catalog;
+use crate::link::Graph;
+use crate::search::{format, shards};
+use std::collections::BTreeMap;
+
+fn catalog() -> (Catalog, Graph) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut diags = Diagnostics::default();
+    let files = crate::load::load_all(root, &mut diags).expect("the repository's content");
+    let cfg = Config::default();
+    let mut cat = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
+    let graph = crate::link::link_with(&cat, &files, &cfg, true, None, false, &mut diags);
+    // Copies of the first entry with texts of other lengths, so that averages matter and
+    // documents share terms.
+    let first = cat.entries[0].clone();
+    for k in 0..40 {
+        let mut e = first.clone();
+        e.id = format!("{}-{k:02}", first.id);
+        e.root_cause = format!("{} {}", first.root_cause, "worker fork ".repeat(k % 7));
+        cat.entries.push(e);
+    }
+    cat.sort();
+    (cat, graph)
+}
+
+fn whole(cat: &Catalog, graph: &Graph, offline: bool) -> BTreeMap<String, Vec<u8>> {
+    shards::out_files(&format::build(cat, graph), 0.3, offline)
+        .into_iter()
+        .map(|f| (f.path, f.bytes))
+        .collect()
+}
+
+fn changed(id: &str) -> Changed {
+    let mut c = Changed::default();
+    c.entries.insert(id.to_string());
+    c
+}
+
+#[test]
+fn kept_index_writes_what_the_whole_index_gives() {
+    for offline in [false, true] {
+        let (mut cat, graph) = catalog();
+        assert!(!cat.entries.is_empty());
+        let (mut live, files) = LiveIndex::all_files(&cat, &graph, 0.3, offline);
+        assert!(files.remove.is_empty());
+        let mut site: BTreeMap<String, Vec<u8>> =
+            files.write.into_iter().map(|f| (f.path, f.bytes)).collect();
+        assert_eq!(site, whole(&cat, &graph, offline));
+
+        let id = cat.entries[0].id.clone();
+        let edits: [&dyn Fn(&mut Catalog); 3] = [
+            &|c| {
+                c.entries[0]
+                    .root_cause
+                    .push_str(" Quuxterm appears here, twice quuxterm.")
+            },
+            &|c| c.entries[0].message = "ZebraError: striped failure".to_string(),
+            &|c| {
+                c.entries.remove(0);
+            },
+        ];
+        for edit in edits {
+            edit(&mut cat);
+            let up = live.update(&cat, &graph, &changed(&id), 0.3, offline, true);
+            for p in up.remove {
+                assert!(site.remove(&p).is_some(), "{p} removed but not there");
+            }
+            site.extend(up.write.into_iter().map(|f| (f.path, f.bytes)));
+            assert_eq!(site, whole(&cat, &graph, offline));
+        }
+    }
+}
