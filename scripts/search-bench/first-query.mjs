@@ -58,16 +58,16 @@ function gz(file) {
 
 // ---- a static server for the hosted build ---------------------------------------------------
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml" };
-const bodies = new Map();
 const server = http.createServer((req, res) => {
   let p = decodeURIComponent(new URL(req.url, "http://x").pathname);
   if (p.endsWith("/")) p += "index.html";
   const file = path.join(HOSTED, path.normalize(p));
   if (!file.startsWith(path.resolve(HOSTED)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
-  // Compressed once, as a host that precompresses its files serves them.
-  if (!bodies.has(file)) bodies.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
-  const body = bodies.get(file);
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "content-encoding": "gzip" });
+  // Sent as they are: the bytes counted are each file's gzip -9 size (what a host that
+  // precompresses sends), but compressing here, on a file's first request, would be counted in
+  // the query's time (seconds on a large site's shards), which a precompressing host never pays.
+  const body = fs.readFileSync(file);
+  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
   res.end(body);
 });
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
