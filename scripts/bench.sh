@@ -10,7 +10,8 @@
 # each catalog with every tool RUNS times, alternating tool by tool, each into an empty output
 # folder. Zola builds twice a run: without its search index and with it (`build_search_index`).
 # It prints, per tool, median wall time, peak memory (RSS, /usr/bin/time %M), output bytes
-# (du -sb) and files, and the errbook/peer ratios of all four (of the medians, then of each run);
+# (du -sb, which counts each folder's own entry too, and "in files": the files' sizes summed,
+# what a host stores) and files, and the errbook/peer ratios of all four (of the medians, then of each run);
 # then the errbook-only BIG builds (time, memory, bytes, files), and the incremental figures
 # (edit of one entry to its page written by `errbook serve`, and to the whole update written).
 #
@@ -146,8 +147,9 @@ entry_json() { # catalog root: set build.entry_json when ENTRY_JSON asks for it
 }
 
 # --- one timed build -----------------------------------------------------------------------
-# measure SIZE TOOL OUTDIR CMD...: wall ms, peak RSS KiB, output bytes, output files, run number
-# (RUN; 0 for the warm-up build) -> RESULTS
+# measure SIZE TOOL OUTDIR CMD...: wall ms, peak RSS KiB, output bytes (du -sb: files and the
+# folders' own entries), output files, run number (RUN; 0 for the warm-up build), and the sum of
+# the files' sizes (what a host stores) -> RESULTS
 RUN=0
 measure() {
   local size=$1 tool=$2 out=$3; shift 3
@@ -157,10 +159,11 @@ measure() {
     echo "$tool failed on $size pages:" >&2; tail -20 "$WORK/log" >&2; exit 1
   fi
   t1=$(date +%s%N)
-  local bytes files
+  local bytes files sum
   bytes=$(du -sb "$out" | cut -f1)
   files=$(find "$out" -type f | wc -l)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$tool" $(((t1 - t0) / 1000000)) "$(tail -1 "$WORK/mem")" "$bytes" "$files" "$RUN" >>"$RESULTS"
+  sum=$(find "$out" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d", s}')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$tool" $(((t1 - t0) / 1000000)) "$(tail -1 "$WORK/mem")" "$bytes" "$files" "$RUN" "$sum" >>"$RESULTS"
 }
 
 build_once() { # size tool
@@ -242,13 +245,13 @@ for n in $BIG; do
     est_kib=$((prev_kib * n / prev_n)) est_bytes=$((prev_bytes * n / prev_n * 2))
     if [ "$est_kib" -gt "$(avail_kib)" ]; then
       say "skipping $n entries: peak memory estimated at $((est_kib / 1024)) MiB from $prev_n entries, $(($(avail_kib) / 1024)) MiB available"
-      printf 'big-%s\tskipped-memory\t%s\t%s\t0\t0\t0\n' "$n" 0 "$est_kib" >>"$RESULTS"
+      printf 'big-%s\tskipped-memory\t%s\t%s\t0\t0\t0\t0\n' "$n" 0 "$est_kib" >>"$RESULTS"
       continue
     fi
     # The catalog and the site (about the site again) must fit on the disk.
     if [ "$est_bytes" -gt "$(free_bytes)" ]; then
       say "skipping $n entries: catalog and site estimated at $((est_bytes / 1000000)) MB, $(($(free_bytes) / 1000000)) MB free"
-      printf 'big-%s\tskipped-disk\t%s\t%s\t%s\t0\t0\n' "$n" 0 0 "$est_bytes" >>"$RESULTS"
+      printf 'big-%s\tskipped-disk\t%s\t%s\t%s\t0\t0\t0\n' "$n" 0 0 "$est_bytes" >>"$RESULTS"
       continue
     fi
   fi
@@ -281,8 +284,8 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 incr, last = sys.argv[2], sys.argv[3]
 firsts = [l.rstrip("\n").split("\t") for l in open(sys.argv[4]) if l.strip()]
 data = {}
-for size, tool, ms, kib, b, files, run in rows:
-    data.setdefault((size, tool), []).append((int(ms), int(kib), int(b), int(files), int(run)))
+for size, tool, ms, kib, b, files, run, *rest in rows:
+    data.setdefault((size, tool), []).append((int(ms), int(kib), int(b), int(files), int(run), int(rest[0]) if rest else 0))
 def med(k, i): return st.median(r[i] for r in data[k])
 def mib(kib): return f"{kib/1024:,.0f} MiB"
 def ratio(a, b): return f"{a / b:.2f}" if b else "-"
@@ -290,23 +293,23 @@ order = ["errbook", "errbook-rebuild", "zola", "zola-search", "hugo", "mdbook"]
 peers = ["zola", "zola-search", "hugo", "mdbook"]
 sizes = sorted({s for s, _ in data if not s.startswith("big-")}, key=int)
 print()
-print(f"{'pages':>7} {'tool':<16} {'runs':>4} {'median wall':>12} {'peak RSS':>10} {'output':>10} {'files':>7}")
+print(f"{'pages':>7} {'tool':<16} {'runs':>4} {'median wall':>12} {'peak RSS':>10} {'output':>10} {'in files':>10} {'files':>7}")
 for size in sizes:
     for tool in order:
         k = (size, tool)
         if k not in data: continue
-        print(f"{int(size):>7} {tool:<16} {len(data[k]):>4} {med(k,0)/1000:>11.3f}s {mib(med(k,1)):>10} {med(k,2)/1e6:>8.1f}MB {med(k,3):>7,.0f}")
+        print(f"{int(size):>7} {tool:<16} {len(data[k]):>4} {med(k,0)/1000:>11.3f}s {mib(med(k,1)):>10} {med(k,2)/1e6:>8.1f}MB {med(k,5)/1e6:>8.1f}MB {med(k,3):>7,.0f}")
 print(f"\nerrbook/peer, of the medians (below 1: errbook takes less)")
-print(f"{'pages':>7} {'peer':<16} {'wall':>6} {'memory':>7} {'bytes':>6} {'files':>6}")
+print(f"{'pages':>7} {'peer':<16} {'wall':>6} {'memory':>7} {'bytes':>6} {'in files':>8} {'files':>6}")
 for size in sizes:
     if (size, "errbook") not in data: continue
     for tool in peers:
         k = (size, tool)
         if k not in data: continue
         e = (size, "errbook")
-        print(f"{int(size):>7} {tool:<16} " + " ".join(f"{ratio(med(e,i), med(k,i)):>{w}}" for i, w in [(0,6),(1,7),(2,6),(3,6)]))
+        print(f"{int(size):>7} {tool:<16} " + " ".join(f"{ratio(med(e,i), med(k,i)):>{w}}" for i, w in [(0,6),(1,7),(2,6),(5,8),(3,6)]))
 print(f"\nerrbook/peer, run by run (errbook's run k against the peer's run k of the same round; a peer built once against errbook's run 1)")
-print(f"{'pages':>7} {'run':>3} {'peer':<16} {'wall':>6} {'memory':>7} {'bytes':>6} {'files':>6}")
+print(f"{'pages':>7} {'run':>3} {'peer':<16} {'wall':>6} {'memory':>7} {'bytes':>6} {'in files':>8} {'files':>6}")
 for size in sizes:
     if (size, "errbook") not in data: continue
     ours = {r[4]: r for r in data[(size, "errbook")]}
@@ -314,20 +317,20 @@ for size in sizes:
         for p in data.get((size, tool), []):
             e = ours.get(p[4]) or ours.get(1)
             if e is None: continue
-            print(f"{int(size):>7} {p[4] or 1:>3} {tool:<16} " + " ".join(f"{ratio(e[i], p[i]):>{w}}" for i, w in [(0,6),(1,7),(2,6),(3,6)]))
+            print(f"{int(size):>7} {p[4] or 1:>3} {tool:<16} " + " ".join(f"{ratio(e[i], p[i]):>{w}}" for i, w in [(0,6),(1,7),(2,6),(5,8),(3,6)]))
 big = sorted((k for k in data if k[0].startswith("big-")), key=lambda k: int(k[0][4:]))
 if big:
     print(f"\nerrbook alone, larger catalogs (1% articles)")
-    print(f"{'entries':>9} {'wall':>10} {'peak RSS':>10} {'output':>10} {'files':>9}")
+    print(f"{'entries':>9} {'wall':>10} {'peak RSS':>10} {'output':>10} {'in files':>10} {'files':>9}")
     for k in big:
         n = int(k[0][4:])
-        w, kib, b, f, _ = data[k][0]
+        w, kib, b, f, _, sb = data[k][0]
         if k[1] == "skipped-memory":
             print(f"{n:>9,} skipped: peak memory estimated at {mib(kib)}, more than was available")
         elif k[1] == "skipped-disk":
             print(f"{n:>9,} skipped: catalog and site estimated at {b/1e6:,.0f} MB, more than the disk had free")
         else:
-            print(f"{n:>9,} {w/1000:>9.2f}s {mib(kib):>10} {b/1e6:>8.0f}MB {f:>9,}")
+            print(f"{n:>9,} {w/1000:>9.2f}s {mib(kib):>10} {b/1e6:>8.0f}MB {sb/1e6:>8.0f}MB {f:>9,}")
 m = re.match(r"(\d+) ms \(edit -> page written, median of (\d+) edits; (\d+)\.\.(\d+) ms(?:; the whole update .* done in (\d+) ms)?\)", incr)
 print(f"\nincremental: `errbook serve` on the {last}-page catalog, one entry's text edited", end="")
 if m:
