@@ -1,22 +1,23 @@
-//! Lines of code as syntect parsed them, remembered per thread. Parsing a line is a pure
-//! function of the line, the parser's state before it and the scopes open before it: the same
-//! three give the same tokens and the same state after. Code blocks that differ repeat most of
-//! their lines (`import torch`, `pip install`, a call with another number), so a line seen before
-//! in the same state costs a lookup instead of syntect's regular expressions. What comes out is
-//! exactly what parsing gives; only the work is skipped.
+//! Lines of code as syntect parsed them, remembered for the whole process. Parsing a line is a
+//! pure function of the line, the parser's state before it and the scopes open before it: the
+//! same three give the same tokens and the same state after. Code blocks that differ repeat most
+//! of their lines (`import torch`, `pip install`, a call with another number), so a line seen
+//! before in the same state costs a lookup instead of syntect's regular expressions. What comes
+//! out is exactly what parsing gives; only the work is skipped. The render threads share what
+//! they remember (a lock held for a lookup or an insert, never while parsing).
 //!
-//! The memory is bounded: past `MAX_LINES` remembered lines a thread forgets them all and starts
-//! again, so a catalog of a million different lines keeps its memory flat.
+//! The memory is bounded: past `MAX_LINES` remembered lines everything is forgotten and
+//! remembering starts again, so a catalog of a million different lines keeps its memory flat.
 
 use super::highlight::SYNTAXES;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Arc, LazyLock, Mutex};
 use syntect::easy::ScopeRangeIterator;
 use syntect::parsing::{ParseState, Scope, ScopeStack};
 
-/// Lines (in one state each) remembered per thread before the memory is cleared (a few MB).
-const MAX_LINES: usize = 20_000;
+/// Lines (in one state each) remembered before the memory is cleared (a few MB).
+const MAX_LINES: usize = 40_000;
 
 /// Longer lines are parsed every time (a minified bundle's one line is not worth keeping).
 const MAX_LINE_BYTES: usize = 1_000;
@@ -29,30 +30,37 @@ struct Parsed {
     tokens: Vec<(Option<&'static str>, Range<usize>)>,
 }
 
+// SAFETY: a `Parsed` is neither `Send` nor `Sync` only because a `ParseState` may hold an onig
+// `Region` (a regular expression's captures), which is two raw pointers to buffers onig
+// allocates with malloc and frees on drop. Those buffers belong to the `Region` alone (a clone
+// copies them), have no tie to the thread that made them, and are only read once the `Parsed`
+// is made (`==` and `clone_from` read them): moving one to another thread, or reading it from
+// two, is what any owned heap buffer allows.
+unsafe impl Send for Parsed {}
+unsafe impl Sync for Parsed {}
+
 /// States remembered per line: a line seen in more states is parsed again in the others. (A
 /// state that holds a regular expression's captures, as in a heredoc, never equals another:
 /// onig compares their buffers' addresses. Such lines miss every time, and stop here.)
 const MAX_STATES: usize = 4;
 
-/// The lines a thread remembers.
+/// The lines remembered.
 #[derive(Default)]
 struct Seen {
     /// line -> each state it was parsed in (almost always one).
-    lines: HashMap<Box<str>, Vec<Parsed>>,
+    lines: HashMap<Box<str>, Vec<Arc<Parsed>>>,
     /// How many `Parsed` `lines` holds.
     count: usize,
 }
 
-thread_local! {
-    static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
-}
+static SEEN: LazyLock<Mutex<Seen>> = LazyLock::new(|| Mutex::new(Seen::default()));
 
 /// Parse `line` (with highlight's syntaxes, the one set whose contexts states name) from
-/// `state` and `stack`, calling `token(class, text)` for every token that is
-/// not empty, `class` being `classify` of the scopes open over it; `state` and `stack` become
-/// those after the line. `None` when syntect fails on the line (the caller falls back to plain
-/// text). `classify` must be the same function for every call on a thread (it is: highlight's
-/// `class_of`), since its answers are remembered.
+/// `state` and `stack`, calling `token(class, text)` for every token that is not empty, `class`
+/// being `classify` of the scopes open over it; `state` and `stack` become those after the
+/// line. `None` when syntect fails on the line (the caller falls back to plain text).
+/// `classify` must be the same function on every call (it is: highlight's `class_of`), since
+/// its answers are remembered.
 pub(super) fn parse_line(
     line: &str,
     state: &mut ParseState,
@@ -67,32 +75,36 @@ pub(super) fn parse_line(
         }
         return Some(());
     }
-    SEEN.with(|seen| {
-        let mut seen = seen.borrow_mut();
-        if let Some(p) = seen.lines.get(line).and_then(|ps| {
+    let known = SEEN.lock().ok().and_then(|seen| {
+        seen.lines.get(line).and_then(|ps| {
             ps.iter()
                 .find(|p| p.before.0 == *state && p.before.1 == *stack)
-        }) {
-            for (class, range) in &p.tokens {
-                token(*class, line.get(range.clone())?);
-            }
-            state.clone_from(&p.after.0);
-            stack.clone_from(&p.after.1);
-            return Some(());
-        }
-        let before = (state.clone(), stack.clone());
-        let tokens = parse(line, state, stack, classify)?;
-        for (class, range) in &tokens {
+                .cloned()
+        })
+    });
+    if let Some(p) = known {
+        for (class, range) in &p.tokens {
             token(*class, line.get(range.clone())?);
         }
+        state.clone_from(&p.after.0);
+        stack.clone_from(&p.after.1);
+        return Some(());
+    }
+    let before = (state.clone(), stack.clone());
+    let tokens = parse(line, state, stack, classify)?;
+    for (class, range) in &tokens {
+        token(*class, line.get(range.clone())?);
+    }
+    let p = Arc::new(Parsed {
+        before,
+        after: (state.clone(), stack.clone()),
+        tokens,
+    });
+    // A lock another thread poisoned only costs the remembering.
+    if let Ok(mut seen) = SEEN.lock() {
         if seen.count >= MAX_LINES {
             *seen = Seen::default();
         }
-        let p = Parsed {
-            before,
-            after: (state.clone(), stack.clone()),
-            tokens,
-        };
         match seen.lines.get_mut(line) {
             Some(ps) if ps.len() >= MAX_STATES => return Some(()),
             Some(ps) => ps.push(p),
@@ -101,8 +113,8 @@ pub(super) fn parse_line(
             }
         }
         seen.count += 1;
-        Some(())
-    })
+    }
+    Some(())
 }
 
 /// One line through syntect: its non-empty tokens with their classes.
@@ -169,10 +181,8 @@ mod tests {
                 assert_eq!(tokens(code, true), tokens(code, false), "{code}");
             }
         }
-        SEEN.with(|s| {
-            let s = s.borrow();
-            assert!(s.lines.get("x = 1\n").is_some_and(|ps| ps.len() >= 2));
-            assert_eq!(s.count, s.lines.values().map(Vec::len).sum::<usize>());
-        });
+        let s = SEEN.lock().unwrap();
+        assert!(s.lines.get("x = 1\n").is_some_and(|ps| ps.len() >= 2));
+        assert_eq!(s.count, s.lines.values().map(Vec::len).sum::<usize>());
     }
 }

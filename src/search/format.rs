@@ -308,8 +308,8 @@ fn average_lengths(cat: &Catalog, disc: &Discussions<'_>) -> Vec<f64> {
 /// its postings.
 fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>, Vec<Vec<u32>>) {
     const CHUNK: usize = 4096;
-    // term -> (postings, last doc)
-    let mut inverted: BTreeMap<String, (Vec<u32>, u32)> = BTreeMap::new();
+    // term -> (postings, last doc); sorted by term once at the end.
+    let mut inverted: HashMap<String, (Vec<u32>, u32)> = HashMap::new();
     for (c, chunk) in cat.entries.chunks(CHUNK).enumerate() {
         let rows: Vec<Vec<(String, u32)>> = chunk
             .par_iter()
@@ -334,5 +334,7 @@ fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>,
             }
         }
     }
+    let mut inverted: Vec<(String, (Vec<u32>, u32))> = inverted.into_iter().collect();
+    inverted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     inverted.into_iter().map(|(t, (p, _))| (t, p)).unzip()
 }
