@@ -17,7 +17,7 @@ use syntect::easy::ScopeRangeIterator;
 use syntect::parsing::{ParseState, Scope, ScopeStack};
 
 /// Lines (in one state each) remembered before the memory is cleared (a few MB).
-const MAX_LINES: usize = 40_000;
+const MAX_LINES: usize = 20_000;
 
 /// Longer lines are parsed every time (a minified bundle's one line is not worth keeping).
 const MAX_LINE_BYTES: usize = 1_000;

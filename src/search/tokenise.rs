@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 static PLACEHOLDER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<(?:n|path|hex|size|str|url)>").expect("static regex"));
 
+/// Sorted: `keep` looks words up by binary search.
 const STOP: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in",
     "into", "is", "it", "its", "of", "on", "or", "so", "that", "the", "this", "to", "was", "were",
@@ -156,7 +157,7 @@ fn stem_of(w: &str) -> &str {
 }
 
 fn keep(w: &str) -> bool {
-    w.len() >= 2 && !w.bytes().all(|b| b.is_ascii_digit()) && !STOP.contains(&w)
+    w.len() >= 2 && !w.bytes().all(|b| b.is_ascii_digit()) && STOP.binary_search(&w).is_err()
 }
 
 /// The terms of a text, in order, with repeats (term frequency counts at index time).
@@ -169,7 +170,11 @@ pub(super) fn tokens(text: &str) -> Vec<String> {
 /// Call `f` with each term of `text`, in order, with repeats: `tokens` without making a
 /// string of each.
 pub(super) fn each(text: &str, mut f: impl FnMut(&str)) {
-    let lower = PLACEHOLDER.replace_all(text, " ").to_ascii_lowercase();
+    let lower = if text.contains('<') {
+        PLACEHOLDER.replace_all(text, " ").to_ascii_lowercase()
+    } else {
+        text.to_ascii_lowercase()
+    };
     let mut joined = String::new();
     for w in words(&lower) {
         if w.contains(['-', '_']) {
@@ -260,6 +265,12 @@ mod tests {
             let want: Vec<&str> = re.find_iter(&lower).map(|m| m.as_str()).collect();
             proptest::prop_assert_eq!(words(&lower).collect::<Vec<_>>(), want);
         }
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_the_binary_search() {
+        assert!(STOP.windows(2).all(|w| w[0] < w[1]), "{STOP:?}");
+        assert!(!keep("the") && !keep("your") && !keep("a") && keep("cuda"));
     }
 
     #[test]
