@@ -8,12 +8,11 @@ use crate::core::model::Catalog;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, LazyLock, OnceLock};
-use syntect::easy::ScopeRangeIterator;
 use syntect::highlighting::{FontStyle, Highlighter, Theme, ThemeSet};
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
-static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(SyntaxSet::load_defaults_newlines);
+pub(super) static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(SyntaxSet::load_defaults_newlines);
 
 /// The kinds of token, most specific first: (scope prefix, class, the scope whose colour the
 /// stylesheets give the class). A token takes the kind of its innermost scope that has one.
@@ -108,12 +107,13 @@ impl Spans {
         if self.text.is_empty() {
             return;
         }
-        let text = escape_text(&self.text);
         match self.class {
             Some(c) => {
-                let _ = write!(self.out, "<b class=\"{c}\">{text}</b>");
+                let _ = write!(self.out, "<b class=\"{c}\">");
+                escape_into(&mut self.out, &self.text);
+                self.out.push_str("</b>");
             }
-            None => self.out.push_str(&text),
+            None => escape_into(&mut self.out, &self.text),
         }
         self.text.clear();
     }
@@ -133,15 +133,26 @@ pub(crate) fn highlight(code: &str, lang: &str) -> String {
 /// attribute, and code holds many (`"cuda"` would be `&quot;cuda&quot;`).
 fn escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + s.len() / 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
-    }
+    escape_into(&mut out, s);
     out
+}
+
+/// `escape_text` at the end of `out`: the text between two characters to escape is copied
+/// whole (they are ASCII, so every cut falls between characters).
+fn escape_into(out: &mut String, s: &str) {
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            _ => continue,
+        };
+        out.push_str(&s[from..i]);
+        out.push_str(entity);
+        from = i + 1;
+    }
+    out.push_str(&s[from..]);
 }
 
 fn spans(code: &str, syntax: &SyntaxReference) -> Option<String> {
@@ -153,13 +164,9 @@ fn spans(code: &str, syntax: &SyntaxReference) -> Option<String> {
         text: String::new(),
     };
     for line in LinesWithEndings::from(code) {
-        let ops = state.parse_line(line, &SYNTAXES).ok()?;
-        for (range, op) in ScopeRangeIterator::new(&ops, line) {
-            stack.apply(op).ok()?;
-            if !range.is_empty() {
-                spans.push(class_of(stack.as_slice()), line.get(range)?);
-            }
-        }
+        super::parsed::parse_line(line, &mut state, &mut stack, class_of, |c, t| {
+            spans.push(c, t)
+        })?;
     }
     spans.flush();
     Some(spans.out)

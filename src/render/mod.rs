@@ -3,8 +3,9 @@
 //! records, and does no I/O but reading the theme's templates once.
 //!
 //! One submodule per kind of output: `entry` and `article` pages, `lists` (home and the index
-//! pages), `feeds` (sitemap, Atom), `api` (JSON) and `shards` (the entries' JSON by domain); `markdown`, `highlight` and `snippet` are the
-//! pieces pages are made of; `href` the relative links between them.
+//! pages), `feeds` (sitemap, Atom), `api` (JSON) and `shards` (the entries' JSON by domain); `markdown`, `highlight` (with `parsed`, the
+//! lines already parsed) and `snippet` are the pieces pages are made of; `href` the relative
+//! links between them.
 
 pub(crate) mod api;
 pub(crate) mod article;
@@ -16,6 +17,7 @@ mod href;
 pub(crate) mod ids;
 pub(crate) mod lists;
 pub(crate) mod markdown;
+mod parsed;
 pub(crate) mod runs;
 pub(crate) mod sanitize;
 pub(crate) mod shards;
@@ -126,8 +128,8 @@ impl<'a> Renderer<'a> {
         PageCtx { r: self, path }
     }
 
-    /// Render one page to HTML (the base context is added here).
-    pub(crate) fn render(&self, page: &Page) -> Result<String> {
+    /// Render one page to HTML (the base context is added to its own, which is not copied).
+    pub(crate) fn render(&self, page: Page) -> Result<String> {
         let p = self.page_ctx(page.path.clone());
         let root = if page.path == "404.html" && !self.offline {
             // 404.html is served at any depth: link from the site's base path.
@@ -163,7 +165,7 @@ impl<'a> Renderer<'a> {
                 .then(|| format!("{}{}", self.cfg.site.base_url, page.path)),
             csp: CSP,
         };
-        let mut ctx = page.ctx.clone();
+        let mut ctx = page.ctx;
         ctx.insert("base", &base);
         ctx.insert("root", &root);
         ctx.insert("offline", &self.offline);
@@ -182,16 +184,23 @@ impl<'a> Renderer<'a> {
 /// also escapes `/`, which makes every URL unreadable in the source).
 pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+    // The text between two characters to escape is copied whole (they are all ASCII, so every
+    // cut falls between characters).
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[from..i]);
+        out.push_str(entity);
+        from = i + 1;
     }
+    out.push_str(&s[from..]);
     out
 }
 
@@ -242,7 +251,22 @@ impl Renderer<'_> {
     }
 
     fn finish(&self, page: Page) -> Result<(String, String)> {
-        let html = self.render(&page)?;
-        Ok((page.path, html))
+        let path = page.path.clone();
+        let html = self.render(page)?;
+        Ok((path, html))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escape_replaces_the_five_characters_and_keeps_the_rest() {
+        assert_eq!(
+            super::escape("é<a href=\"x\">'&'</a>✓"),
+            "é&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;✓"
+        );
+        assert_eq!(super::escape(""), "");
+        assert_eq!(super::escape("plain / text"), "plain / text");
+        assert_eq!(super::escape("<<"), "&lt;&lt;");
     }
 }

@@ -104,13 +104,25 @@ pub(super) fn fields(e: &Entry) -> Vec<String> {
 pub(super) type Counts = (HashMap<String, u32>, usize);
 
 pub(super) fn counts(text: &str) -> Counts {
-    let toks = tokenise::tokens(text);
-    let len = toks.len();
+    let mut len = 0;
     let mut tf: HashMap<String, u32> = HashMap::new();
-    for t in toks {
-        *tf.entry(t).or_default() += 1;
-    }
+    tokenise::each(text, |t| {
+        len += 1;
+        match tf.get_mut(t) {
+            Some(c) => *c += 1,
+            None => {
+                tf.insert(t.to_string(), 1);
+            }
+        }
+    });
     (tf, len)
+}
+
+/// How many terms `text` has (its length for BM25).
+fn length(text: &str) -> usize {
+    let mut len = 0;
+    tokenise::each(text, |_| len += 1);
+    len
 }
 
 /// The sum of several texts' counts (as if they were joined by spaces).
@@ -274,10 +286,7 @@ fn average_lengths(cat: &Catalog, disc: &Discussions<'_>) -> Vec<f64> {
         .entries
         .par_iter()
         .map(|e| {
-            let mut row: Vec<usize> = fields(e)
-                .iter()
-                .map(|t| tokenise::tokens(t).len())
-                .collect();
+            let mut row: Vec<usize> = fields(e).iter().map(|t| length(t)).collect();
             let a = disc.of(e);
             row.push(a.iter().map(|i| disc.counts[i].0 .1).sum());
             row.push(a.iter().map(|i| disc.counts[i].1 .1).sum());
@@ -299,8 +308,8 @@ fn average_lengths(cat: &Catalog, disc: &Discussions<'_>) -> Vec<f64> {
 /// its postings.
 fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>, Vec<Vec<u32>>) {
     const CHUNK: usize = 4096;
-    // term -> (postings, last doc)
-    let mut inverted: BTreeMap<String, (Vec<u32>, u32)> = BTreeMap::new();
+    // term -> (postings, last doc); sorted by term once at the end.
+    let mut inverted: HashMap<String, (Vec<u32>, u32)> = HashMap::new();
     for (c, chunk) in cat.entries.chunks(CHUNK).enumerate() {
         let rows: Vec<Vec<(String, u32)>> = chunk
             .par_iter()
@@ -325,5 +334,7 @@ fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>,
             }
         }
     }
+    let mut inverted: Vec<(String, (Vec<u32>, u32))> = inverted.into_iter().collect();
+    inverted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     inverted.into_iter().map(|(t, (p, _))| (t, p)).unzip()
 }

@@ -8,9 +8,8 @@ use std::sync::LazyLock;
 
 static PLACEHOLDER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<(?:n|path|hex|size|str|url)>").expect("static regex"));
-static WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[a-z0-9]+(?:[-_][a-z0-9]+)*").expect("static regex"));
 
+/// Sorted: `keep` looks words up by binary search.
 const STOP: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "if", "in",
     "into", "is", "it", "its", "of", "on", "or", "so", "that", "the", "this", "to", "was", "were",
@@ -141,42 +140,87 @@ pub(super) fn generic(term: &str) -> bool {
 
 /// Fold a few English suffixes (only on words of 4+ letters, leaving a stem of 3+).
 pub(super) fn stem(w: &str) -> String {
+    stem_of(w).to_string()
+}
+
+/// `stem`, as the part of `w` it keeps (a stem is always a prefix of its word).
+fn stem_of(w: &str) -> &str {
     if w.len() < 4 || w.bytes().any(|b| b.is_ascii_digit()) {
-        return w.to_string();
+        return w;
     }
     for suf in SUFFIXES {
         if w.ends_with(suf) && w.len() - suf.len() >= 3 && !(*suf == "s" && w.ends_with("ss")) {
-            return w[..w.len() - suf.len()].to_string();
+            return &w[..w.len() - suf.len()];
         }
     }
-    w.to_string()
+    w
 }
 
 fn keep(w: &str) -> bool {
-    w.len() >= 2 && !w.bytes().all(|b| b.is_ascii_digit()) && !STOP.contains(&w)
+    w.len() >= 2 && !w.bytes().all(|b| b.is_ascii_digit()) && STOP.binary_search(&w).is_err()
 }
 
 /// The terms of a text, in order, with repeats (term frequency counts at index time).
 pub(super) fn tokens(text: &str) -> Vec<String> {
-    let lower = PLACEHOLDER.replace_all(text, " ").to_ascii_lowercase();
     let mut out = Vec::new();
-    for m in WORD.find_iter(&lower) {
-        let w = m.as_str();
+    each(text, |t| out.push(t.to_string()));
+    out
+}
+
+/// Call `f` with each term of `text`, in order, with repeats: `tokens` without making a
+/// string of each.
+pub(super) fn each(text: &str, mut f: impl FnMut(&str)) {
+    let lower = if text.contains('<') {
+        PLACEHOLDER.replace_all(text, " ").to_ascii_lowercase()
+    } else {
+        text.to_ascii_lowercase()
+    };
+    let mut joined = String::new();
+    for w in words(&lower) {
         if w.contains(['-', '_']) {
-            let joined = w.replace('-', "");
+            joined.clear();
+            joined.extend(w.split('-'));
             if keep(&joined) {
-                out.push(stem(&joined));
+                f(stem_of(&joined));
             }
             for p in w.split(['-', '_']) {
                 if keep(p) {
-                    out.push(stem(p));
+                    f(stem_of(p));
                 }
             }
         } else if keep(w) {
-            out.push(stem(w));
+            f(stem_of(w));
         }
     }
-    out
+}
+
+/// The words of `s` as the regular expression `[a-z0-9]+(?:[-_][a-z0-9]+)*` finds them (the
+/// leftmost, longest; search-rank.js uses that expression), by a scan of its bytes.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    let b = s.as_bytes();
+    let word = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() && !word(b[i]) {
+            i += 1;
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let start = i;
+        loop {
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+            if i + 1 < b.len() && matches!(b[i], b'-' | b'_') && word(b[i + 1]) {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        // Both ends are next to ASCII bytes, so this is always a slice of whole characters.
+        s.get(start..i)
+    })
 }
 
 #[cfg(test)]
@@ -211,5 +255,27 @@ mod tests {
         assert_eq!(stem("processes"), "process");
         assert_eq!(stem("float16"), "float16");
         assert_eq!(stem("types"), stem("type"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_scan_finds_what_the_expression_finds(s in "[a-zA-Z0-9_ .<>é-]{0,40}") {
+            let re = Regex::new(r"[a-z0-9]+(?:[-_][a-z0-9]+)*").unwrap();
+            let lower = s.to_ascii_lowercase();
+            let want: Vec<&str> = re.find_iter(&lower).map(|m| m.as_str()).collect();
+            proptest::prop_assert_eq!(words(&lower).collect::<Vec<_>>(), want);
+        }
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_the_binary_search() {
+        assert!(STOP.windows(2).all(|w| w[0] < w[1]), "{STOP:?}");
+        assert!(!keep("the") && !keep("your") && !keep("a") && keep("cuda"));
+    }
+
+    #[test]
+    fn the_scan_cuts_words_at_lone_separators() {
+        let w: Vec<&str> = words("a--b _c_ d-e_f- -g 12-").collect();
+        assert_eq!(w, ["a", "b", "c", "d-e_f", "g", "12"]);
     }
 }

@@ -6,6 +6,8 @@
 //! deletes the ones it did not write. Overwriting an existing file is far cheaper than creating
 //! and deleting tens of thousands of them on every build (the profile of a 10,000-entry build
 //! showed a third of its time in ext4's inode allocation after the previous output was deleted).
+//! When there is no previous output, the staging folder is made new: nothing in it needs
+//! comparing or deleting, and its folders are made as `dirs` says (spread over the disk).
 //!
 //! A build may be killed at any instant, run twice at once, or fill the disk, and the output
 //! stays the previous site or the new one, whole:
@@ -17,6 +19,7 @@
 //! - the output carries a marker (`MARKER`): a folder that is not empty and has none is not
 //!   errbook's, and a build refuses to replace it (and so to delete its files at the next build).
 
+mod dirs;
 mod lock;
 mod swap;
 
@@ -35,6 +38,8 @@ pub(crate) struct Staging {
     dest: PathBuf,
     /// Files written by this build (relative paths), to delete the rest at commit.
     written: Mutex<HashSet<String>>,
+    /// The folder was made by this build: no file is there yet to compare or replace.
+    fresh: bool,
     /// Held until the swap is done.
     _lock: lock::Lock,
 }
@@ -67,11 +72,16 @@ impl Staging {
         if dir.exists() && !dir.is_dir() {
             std::fs::remove_file(&dir).at(&dir)?;
         }
-        std::fs::create_dir_all(&dir).at(&dir)?;
+        let fresh = !dir.is_dir();
+        if fresh {
+            std::fs::create_dir_all(&dir).at(&dir)?;
+            dirs::spread_children(&dir);
+        }
         Ok(Staging {
             dir,
             dest: dest.to_path_buf(),
             written: Mutex::new(HashSet::new()),
+            fresh,
             _lock: lock,
         })
     }
@@ -94,6 +104,10 @@ impl Staging {
 
     /// Write one file (relative path with `/` separators), creating its folders.
     pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        if self.fresh {
+            // Nothing is there to delete at commit: what is written need not be noted.
+            return write_new(&self.dir, rel, bytes);
+        }
         self.note(rel);
         write_file(&self.dir, rel, bytes)
     }
@@ -124,6 +138,10 @@ impl Staging {
         if let Err(e) = self.write(MARKER, MARKER_TEXT.as_bytes()) {
             self.abandon(&e);
             return Err(e);
+        }
+        if self.fresh {
+            // Everything in a folder this build made, it wrote.
+            return swap::swap(&self.dir, &self.dest);
         }
         let written = std::mem::take(&mut *self.written.lock().map_err(|_| poisoned())?);
         // Children come before their folder, so a folder emptied here is removed in turn.
@@ -198,6 +216,17 @@ fn dir_is_empty(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// Write `bytes` to `base/rel` in a folder this build made: its folder first (most files are
+/// a page's, alone in a folder of its own), then the file, two system calls where
+/// `write_file` would try the file, fail, and try again.
+fn write_new(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
+    let to = base.join(rel);
+    if let Some(p) = to.parent() {
+        dirs::make_for_file(p)?;
+    }
+    std::fs::write(&to, bytes).at(&to)
+}
+
 /// Write `bytes` to `base/rel`, creating folders. A file that already holds exactly these
 /// bytes (the staging folder is the output of the build before last) is left alone: reading
 /// it costs far less than truncating and rewriting it, and its mtime stays meaningful.
@@ -210,7 +239,7 @@ pub(crate) fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Some(p) = to.parent() {
-                std::fs::create_dir_all(p).at(p)?;
+                dirs::make_for_file(p)?;
             }
             std::fs::write(&to, bytes).at(&to)
         }
