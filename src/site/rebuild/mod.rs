@@ -23,7 +23,9 @@ use super::Analysis;
 use crate::core::config::Config;
 use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::error::{Error, Result};
+use crate::core::model::Catalog;
 use crate::records::RecordSet;
+use crate::render::Renderer;
 use edit::Edit;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -65,7 +67,7 @@ impl Live {
     /// A full build; keeps what later updates need. Content errors come back as `Error::Content`.
     pub fn start(root: &Path, opts: &BuildOptions) -> Result<(Live, BuildReport, Diagnostics)> {
         let cfg = Config::load(root)?;
-        let (report, diags, mut analysis, records) = build_keep(root, &cfg, opts)?;
+        let (report, diags, mut analysis, records, search) = build_keep(root, &cfg, opts)?;
         let mut file_diags: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
         // Parse diagnostics only (warnings): link diagnostics are recomputed on every update.
         for f in &analysis.files {
@@ -83,17 +85,18 @@ impl Live {
                     &cfg,
                     !opts.no_infer,
                     Some(&records),
-                    true,
+                    false,
                     &mut Diagnostics::default(),
                 )
                 .0
             }
         };
-        let search = {
+        // The build made the search index as it is kept (`render_into`, `keep`).
+        let search = search.unwrap_or_else(|| {
             let _t = crate::core::timings::stage("serve: search index");
             let (weak, offline) = (cfg.search.weak_score, opts.offline);
             crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
-        };
+        });
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -212,20 +215,37 @@ impl Live {
             }
         }
         drop(reread);
-        let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
+        // One renderer for the update (the early page and the rest): it reads the theme and
+        // draws the lists from the catalog, which the edit has already changed.
+        let renderer = {
+            let _t = crate::core::timings::stage("update: renderer");
+            Renderer::new(&self.root, &self.cfg, &next.catalog, self.opts.offline)
+        };
+        let r = match renderer {
+            Ok(r) => r,
+            Err(e) => {
+                self.analysis = edit.revert(next);
+                return Err(e);
+            }
+        };
+        let written_early = self.write_early(&r, &next.catalog, &edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
         let relink = crate::core::timings::stage("update: link");
-        next.graph = self.links.update(
+        let old = edit.take_old_graph();
+        let (graph, before) = self.links.update(
             &next.catalog,
             &next.files,
             &self.cfg,
             Some(&self.records),
-            &edit.changed(),
+            edit.changed(old),
             &mut diags,
         );
+        next.graph = graph;
+        edit.set_before(before);
         drop(relink);
         diags.sort();
         if diags.has_errors() {
+            drop(r);
             self.links.failed();
             self.analysis = edit.revert(next);
             return Err(Error::Content {
@@ -238,8 +258,14 @@ impl Live {
             let _t = crate::core::timings::stage("update: affected");
             edit.changes(&next.graph)
         };
-        match self.write_affected(&next, &changes) {
+        // The kept search index follows on the way; when the update fails it is dropped, and
+        // the next update makes it whole again (the files on disk may be half way).
+        let mut index = self.search.take();
+        let written = self.write_affected(&r, &next, &changes, &mut index);
+        drop(r);
+        match written {
             Ok(mut up) => {
+                self.search = index;
                 if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {
                     up.written.push(f);
                     up.written.sort();
@@ -261,17 +287,16 @@ impl Live {
     /// links as they were; its output file when its bytes changed.
     fn write_early(
         &self,
-        next: &mut Analysis,
-        edit: &mut Edit,
+        r: &Renderer<'_>,
+        catalog: &Catalog,
+        edit: &Edit,
         rel: &[PathBuf],
         started: Instant,
         early: &mut dyn FnMut(&str, u128),
     ) -> Option<String> {
         let page = edit.single_page(rel)?;
-        next.graph = edit.take_old_graph();
-        let written = self.write_page(next, &page).ok();
-        edit.put_old_graph(std::mem::take(&mut next.graph));
-        let (site, wrote) = written?;
+        let old = edit.old_graph()?;
+        let (site, wrote) = self.write_page(r, catalog, old, &page).ok()?;
         early(&site, started.elapsed().as_millis());
         wrote.then(|| crate::core::urls::file_of(&site))
     }
