@@ -11,7 +11,7 @@ use crate::link::{Before, Graph};
 use crate::load::SourceFile;
 use crate::parse::Parsed;
 use crate::site::Analysis;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub(super) struct Edit {
@@ -238,8 +238,8 @@ impl Edit {
         }
     }
 
-    /// What the edit changed, against the graph made from it.
-    pub(super) fn changes(&self, new_graph: &Graph) -> Changes {
+    /// What the edit changed that lists show (no graph needed: `pages` empty, `graph` false).
+    pub(super) fn listing(&self) -> Changes {
         let entries_before = listed_entries(&self.listed_before);
         let entries_after = listed_entries(&self.listed_after);
         let articles = |v: &[Listed]| -> Vec<Listed> {
@@ -248,19 +248,28 @@ impl Edit {
                 .cloned()
                 .collect()
         };
-        let (pages, graph) = match &self.before {
-            Before::Whole(old) => super::affected::pages(old, new_graph, &self.touched),
-            Before::Patched(p) => super::affected::pages_patched(new_graph, p, &self.touched),
-        };
         Changes {
-            pages,
+            pages: HashSet::new(),
             touched: self.touched.clone(),
             facets: self.facets.clone(),
             listed: self.listed_before != self.listed_after,
             listed_entries: entries_before.0 != entries_after.0,
             listed_articles: articles(&self.listed_before) != articles(&self.listed_after),
             facet_counts: entries_before.1 != entries_after.1,
+            graph: false,
+        }
+    }
+
+    /// What the edit changed, against the graph made from it.
+    pub(super) fn changes(&self, new_graph: &Graph) -> Changes {
+        let (pages, graph) = match &self.before {
+            Before::Whole(old) => super::affected::pages(old, new_graph, &self.touched),
+            Before::Patched(p) => super::affected::pages_patched(new_graph, p, &self.touched),
+        };
+        Changes {
+            pages,
             graph,
+            ..self.listing()
         }
     }
 

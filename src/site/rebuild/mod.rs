@@ -45,6 +45,19 @@ pub struct Update {
     pub millis: u128,
 }
 
+/// Render the list pages of `r` whose site paths `lists` holds: (index, (site path, HTML)).
+fn draw_lists(
+    r: &Renderer<'_>,
+    lists: &std::collections::HashSet<String>,
+) -> Result<Vec<(usize, (String, String))>> {
+    use rayon::prelude::*;
+    let todo: Vec<usize> = (r.lists.pages.iter().enumerate())
+        .filter(|(_, p)| lists.contains(&p.path))
+        .map(|(i, _)| i)
+        .collect();
+    todo.into_par_iter().map(|i| Ok((i, r.list(i)?))).collect()
+}
+
 /// The state `serve` keeps between builds.
 pub struct Live {
     root: PathBuf,
@@ -189,6 +202,23 @@ impl Live {
         self.apply(rel, started, early)
     }
 
+    /// The kept analysis with the files of `rel` read again, and the edit that did it. Works on
+    /// the state itself (a deep copy of a large catalog costs more than the whole update);
+    /// `Edit::revert` puts it back if the change does not build (here, if a file cannot be read).
+    fn reread(&mut self, rel: &[PathBuf]) -> Result<(Analysis, Edit)> {
+        let _t = crate::core::timings::stage("update: read");
+        let mut next = std::mem::take(&mut self.analysis);
+        let mut edit = Edit::new(&mut next, self.file_diags.clone());
+        for path in rel {
+            let (timeout, drafts) = (self.cfg.verify.timeout_s, self.opts.drafts);
+            if let Err(e) = edit.apply_file(&mut next, &self.root, path, timeout, drafts) {
+                self.analysis = edit.revert(next);
+                return Err(e);
+            }
+        }
+        Ok((next, edit))
+    }
+
     /// Apply the edits of `rel` to the kept state: re-read the files, write the edited page
     /// early, relink, and write what the change affects. On any failure the state is put back.
     fn apply(
@@ -197,24 +227,7 @@ impl Live {
         started: Instant,
         early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
-        // Work on the state itself (a deep copy of a large catalog costs more than the whole
-        // update); `Edit::revert` puts it back if the change does not build.
-        let reread = crate::core::timings::stage("update: read");
-        let mut next = std::mem::take(&mut self.analysis);
-        let mut edit = Edit::new(&mut next, self.file_diags.clone());
-        for path in rel {
-            if let Err(e) = edit.apply_file(
-                &mut next,
-                &self.root,
-                path,
-                self.cfg.verify.timeout_s,
-                self.opts.drafts,
-            ) {
-                self.analysis = edit.revert(next);
-                return Err(e);
-            }
-        }
-        drop(reread);
+        let (mut next, mut edit) = self.reread(rel)?;
         // One renderer for the update (the early page and the rest): it reads the theme and
         // draws the lists from the catalog, which the edit has already changed.
         let renderer = {
@@ -230,29 +243,46 @@ impl Live {
         };
         let written_early = self.write_early(&r, &next.catalog, &edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
-        let relink = crate::core::timings::stage("update: link");
+        // The list pages that show what changed need no links: drawn while the graph is made.
+        let lists = output::lists_to_redraw(&edit.listing());
         let old = edit.take_old_graph();
-        let (graph, before) = self.links.update(
-            &next.catalog,
-            &next.files,
-            &self.cfg,
-            Some(&self.records),
-            edit.changed(old),
-            &mut diags,
+        let (linked, drawn) = rayon::join(
+            || {
+                let _t = crate::core::timings::stage("update: link");
+                self.links.update(
+                    &next.catalog,
+                    &next.files,
+                    &self.cfg,
+                    Some(&self.records),
+                    edit.changed(old),
+                    &mut diags,
+                )
+            },
+            || {
+                let _t = crate::core::timings::stage("update: lists (beside link)");
+                draw_lists(&r, &lists)
+            },
         );
+        let (graph, before) = linked;
         next.graph = graph;
         edit.set_before(before);
-        drop(relink);
         diags.sort();
-        if diags.has_errors() {
-            drop(r);
-            self.links.failed();
-            self.analysis = edit.revert(next);
-            return Err(Error::Content {
-                errors: diags.error_count(),
-                diags,
-            });
-        }
+        let drawn = match drawn {
+            Ok(d) if !diags.has_errors() => d,
+            // Content errors first: they are what the author must see.
+            failed => {
+                drop(r);
+                self.links.failed();
+                self.analysis = edit.revert(next);
+                return Err(match failed {
+                    Err(e) if !diags.has_errors() => e,
+                    _ => Error::Content {
+                        errors: diags.error_count(),
+                        diags,
+                    },
+                });
+            }
+        };
         next.diags = diags.clone();
         let changes = {
             let _t = crate::core::timings::stage("update: affected");
@@ -261,7 +291,7 @@ impl Live {
         // The kept search index follows on the way; when the update fails it is dropped, and
         // the next update makes it whole again (the files on disk may be half way).
         let mut index = self.search.take();
-        let written = self.write_affected(&r, &next, &changes, &mut index);
+        let written = self.write_affected(&r, &next, &changes, &mut index, drawn);
         drop(r);
         match written {
             Ok(mut up) => {

@@ -48,7 +48,7 @@ fn write_if_changed(dest: &Path, rel: &str, bytes: &[u8]) -> Result<bool> {
 /// (counts, facets, the best-fixed entries, recent articles) on any change; the list of all
 /// errors and the touched entries' facet pages when an entry's line changed; the articles' list
 /// when an article's did; the facets' index pages when a facet's number of entries did.
-fn lists_to_redraw(ch: &Changes) -> HashSet<String> {
+pub(super) fn lists_to_redraw(ch: &Changes) -> HashSet<String> {
     let mut lists: HashSet<String> = HashSet::new();
     if ch.listed {
         lists.insert(String::new());
@@ -90,13 +90,15 @@ impl Live {
     }
 
     /// Render the affected pages and every catalog-wide file with `r`; write what changed.
-    /// `index`, the kept search index, is changed on the way (`None`: made whole).
+    /// `index`, the kept search index, is changed on the way (`None`: made whole). `drawn`: list
+    /// pages already rendered (by index into the renderer's lists: their site path and HTML).
     pub(super) fn write_affected(
         &self,
         r: &Renderer<'_>,
         next: &Analysis,
         ch: &Changes,
         index: &mut Option<LiveIndex>,
+        drawn: Vec<(usize, (String, String))>,
     ) -> Result<Update> {
         use rayon::prelude::*;
         let pages = crate::core::timings::stage("update: pages");
@@ -115,11 +117,13 @@ impl Live {
         for (i, p) in r.lists.pages.iter().enumerate() {
             gone_facets.remove(&p.path);
             all_paths.push(p.path.clone());
-            if lists.contains(&p.path) {
+            if lists.contains(&p.path) && !drawn.iter().any(|(d, _)| *d == i) {
                 jobs.push(Job::List(i));
             }
         }
-        let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut out: Vec<(String, Vec<u8>)> = (drawn.into_iter())
+            .map(|(_, (path, html))| (urls::file_of(&path), html.into_bytes()))
+            .collect();
         // The JSON of every entry rendered again (its links may have changed), and of the
         // entries that went away (`None`), by ID.
         let mut json: BTreeMap<String, Option<Vec<u8>>> = ch
