@@ -3,9 +3,11 @@
 //! into links where inference proposed none. Broken items are `explicit::check`'s to report.
 
 use super::explicit::{self, Key, Target};
+use super::graph::FastMap;
 use super::{Left, Link, LinkKind, Node, Origin, Review};
 use crate::core::model::{Catalog, Page, PageKind, PageRef};
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 
 /// Every `links: {confirm, reject}` item of the catalog, parsed, by page.
 pub(crate) struct Decisions<'a> {
@@ -42,7 +44,7 @@ impl<'a> Decisions<'a> {
     }
 
     /// The author's decision on a candidate: Some(true) confirmed, Some(false) rejected.
-    fn on(&self, l: &Link) -> Option<bool> {
+    pub(crate) fn on(&self, l: &Link) -> Option<bool> {
         let mut verdict = None;
         for item in self.items.iter().filter(|i| self.names(i, l)) {
             // A rejection wins over a confirmation.
@@ -117,9 +119,8 @@ impl<'a> Decisions<'a> {
         review: &mut Vec<Review>,
         threshold: f64,
     ) {
-        let at = &mut drawn.0;
         for mut c in cands {
-            if let Some(&i) = at.get(&pair_key(&c)) {
+            if let Some(i) = drawn.find(links, &c) {
                 let x = &mut links[i];
                 if x.evidence.is_empty() {
                     x.evidence = std::mem::take(&mut c.evidence);
@@ -130,13 +131,13 @@ impl<'a> Decisions<'a> {
                 Some(false) => Left::Rejected,
                 Some(true) => {
                     c.origin = Origin::Confirmed;
-                    at.insert(pair_key(&c), links.len());
                     links.push(c);
+                    drawn.note(links, links.len() - 1);
                     continue;
                 }
                 None if c.score >= threshold => {
-                    at.insert(pair_key(&c), links.len());
                     links.push(c);
+                    drawn.note(links, links.len() - 1);
                     continue;
                 }
                 None if c.score >= threshold / 3.0 => Left::BelowThreshold,
@@ -147,16 +148,25 @@ impl<'a> Decisions<'a> {
     }
 
     /// Whether `apply_to` can do anything with candidate `c`: it scores at least a third of the
-    /// threshold, an author decided on it, or it would give its evidence to a link in `drawn`.
-    /// A candidate that does not is dropped by `apply_to`, so a cache of candidates need not
-    /// keep it (while the decisions and `drawn` stay as they are).
-    pub(crate) fn matters(&self, drawn: &Drawn, c: &Link, threshold: f64) -> bool {
-        c.score >= threshold / 3.0 || drawn.0.contains_key(&pair_key(c)) || self.on(c).is_some()
+    /// threshold, an author decided on it, or it would give its evidence to a link of `links`
+    /// (`drawn` its index). A candidate that does not is dropped by `apply_to`, so a cache of
+    /// candidates need not keep it (while the decisions and `drawn` stay as they are).
+    pub(crate) fn matters(&self, drawn: &Drawn, links: &[Link], c: &Link, threshold: f64) -> bool {
+        c.score >= threshold / 3.0 || drawn.find(links, c).is_some() || self.on(c).is_some()
     }
 
     /// `confirm:` items naming an entry, article or related entry that inference did not
     /// propose: the author's word is enough.
     pub(crate) fn add_confirmed_without_candidate(&self, links: &mut Vec<Link>) {
+        for l in self.confirmed_without_candidate() {
+            push_new(links, l);
+        }
+    }
+
+    /// The links of `add_confirmed_without_candidate`, in order, each to add unless its pair is
+    /// drawn already.
+    pub(crate) fn confirmed_without_candidate(&self) -> Vec<Link> {
+        let mut out = Vec::new();
         for Item { page, key, confirm } in &self.items {
             if !confirm || key.snippet.is_some() {
                 continue;
@@ -179,12 +189,22 @@ impl<'a> Decisions<'a> {
                 ),
                 _ => continue,
             };
-            push_new(links, Link::stated(from, to, kind, Origin::Confirmed));
+            out.push(Link::stated(from, to, kind, Origin::Confirmed));
         }
+        out
     }
 
     /// `confirm: ["<snippet-id> -> entry#dead-end-N"]` with no candidate: link that block.
     pub(crate) fn add_confirmed_snippets(&self, links: &mut Vec<Link>) {
+        for l in self.confirmed_snippets() {
+            push_new(links, l);
+        }
+    }
+
+    /// The links of `add_confirmed_snippets`, in order, each to add unless its pair is drawn
+    /// already.
+    pub(crate) fn confirmed_snippets(&self) -> Vec<Link> {
+        let mut out = Vec::new();
         for Item { page, key, confirm } in &self.items {
             let Some(sid) = &key.snippet else { continue };
             if !confirm {
@@ -215,49 +235,95 @@ impl<'a> Decisions<'a> {
                 page: page.clone(),
                 index: s.index,
             };
-            push_new(links, Link::stated(from, to, kind, Origin::Confirmed));
+            out.push(Link::stated(from, to, kind, Origin::Confirmed));
         }
+        out
     }
 }
 
-/// Links already drawn, by their pair (a scan per candidate was quadratic).
-pub(crate) struct Drawn(HashMap<(LinkKind, Node, Node), usize>);
+/// Links already drawn, by their pair (a scan per candidate was quadratic): positions in the
+/// links they were made from, by the hash of the pair, checked against the link itself on every
+/// lookup (no node is cloned: `serve` makes this index again on every update).
+pub(crate) struct Drawn {
+    at: FastMap<u64, usize>,
+    /// Links whose pair's hash a link of another pair holds in `at` (vanishingly rare), latest
+    /// last.
+    shared: Vec<(u64, usize)>,
+    hasher: foldhash::fast::RandomState,
+}
 
 impl Drawn {
     pub(crate) fn of(links: &[Link]) -> Drawn {
-        Drawn(
-            links
-                .iter()
-                .enumerate()
-                .map(|(i, l)| (pair_key(l), i))
-                .collect(),
-        )
+        let mut d = Drawn {
+            at: FastMap::with_capacity_and_hasher(links.len(), Default::default()),
+            shared: Vec::new(),
+            hasher: Default::default(),
+        };
+        d.note(links, 0);
+        d
+    }
+
+    /// Index `links[from..]` too (links added since the index was made). A link of a pair
+    /// already indexed takes its place, as a map by pair would.
+    pub(crate) fn note(&mut self, links: &[Link], from: usize) {
+        for (i, l) in links.iter().enumerate().skip(from) {
+            let h = self.hash(l);
+            match self.at.entry(h) {
+                Entry::Vacant(v) => {
+                    v.insert(i);
+                }
+                Entry::Occupied(mut o) => {
+                    if same_pair(&links[*o.get()], l) {
+                        o.insert(i);
+                    } else {
+                        self.shared.push((h, i));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The position in `links` (those this index was made from) of the link of `c`'s pair.
+    fn find(&self, links: &[Link], c: &Link) -> Option<usize> {
+        let h = self.hash(c);
+        let i = *self.at.get(&h)?;
+        if links.get(i).is_some_and(|l| same_pair(l, c)) {
+            return Some(i);
+        }
+        (self.shared.iter().rev())
+            .find(|&&(x, j)| x == h && links.get(j).is_some_and(|l| same_pair(l, c)))
+            .map(|&(_, j)| j)
+    }
+
+    fn hash(&self, l: &Link) -> u64 {
+        pair_hash(&self.hasher, l)
     }
 }
 
-impl Drawn {
-    /// Index `links[from..]` too (links added since the index was made).
-    pub(crate) fn note(&mut self, links: &[Link], from: usize) {
-        for (i, l) in links.iter().enumerate().skip(from) {
-            self.0.insert(pair_key(l), i);
+/// The hash of a link's pair (`same_pair` links hash alike).
+pub(crate) fn pair_hash(state: &foldhash::fast::RandomState, l: &Link) -> u64 {
+    let (a, b) = pair_ends(l);
+    state.hash_one((l.kind, a, b))
+}
+
+/// A link's ends as its pair names them: related entries either way round are one pair.
+fn pair_ends(l: &Link) -> (&Node, &Node) {
+    match (&l.from, &l.to) {
+        (Node::Entry { id: a }, Node::Entry { id: b }) if l.kind == LinkKind::Related && a > b => {
+            (&l.to, &l.from)
         }
+        _ => (&l.from, &l.to),
     }
 }
 
 /// What makes two links the same: kind and ends (either way round for related entries).
-fn pair_key(l: &Link) -> (LinkKind, Node, Node) {
-    match (&l.from, &l.to) {
-        (Node::Entry { id: a }, Node::Entry { id: b }) if l.kind == LinkKind::Related && a > b => {
-            (l.kind, l.to.clone(), l.from.clone())
-        }
-        _ => (l.kind, l.from.clone(), l.to.clone()),
-    }
+pub(crate) fn same_pair(x: &Link, y: &Link) -> bool {
+    x.kind == y.kind && pair_ends(x) == pair_ends(y)
 }
 
 /// Add `l` unless `links` already joins the same two nodes with the same kind.
 fn push_new(links: &mut Vec<Link>, l: Link) {
-    let key = pair_key(&l);
-    if !links.iter().any(|x| pair_key(x) == key) {
+    if !links.iter().any(|x| same_pair(x, &l)) {
         links.push(l);
     }
 }

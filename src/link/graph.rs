@@ -7,6 +7,7 @@ use super::Evidence;
 use crate::core::model::{PageKind, PageRef};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
 use std::sync::OnceLock;
 
 /// One end of a link.
@@ -143,14 +144,21 @@ pub struct Review {
 
 /// Links by the node at either end, as positions in `Graph::links` (so in its order): page
 /// rendering asks "what points at this workaround?" for every block of every page, and a scan of
-/// all links per question made large catalogs quadratic.
+/// all links per question made large catalogs quadratic. Keyed by the hash of the node (or entry
+/// ID), not the node itself: `serve` builds the index again after every update, and cloning and
+/// SipHashing ~30,000 nodes was a tenth of one. A key's positions may hold another node's links
+/// (a hash shared by two nodes); every query checks the link's end.
 #[derive(Debug, Clone, Default)]
 struct Ends {
-    from: HashMap<Node, Vec<u32>>,
-    to: HashMap<Node, Vec<u32>>,
+    from: FastMap<u64, Vec<u32>>,
+    to: FastMap<u64, Vec<u32>>,
     /// Links with an end on an entry (the entry, its workarounds, dead ends or code).
-    entry: HashMap<String, Vec<u32>>,
+    entry: FastMap<u64, Vec<u32>>,
+    hasher: foldhash::fast::RandomState,
 }
+
+/// A hash map with foldhash's fast hasher (seeded per process).
+pub(crate) type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// The entry a node belongs to, if any.
 fn entry_of(n: &Node) -> Option<&str> {
@@ -170,17 +178,29 @@ fn positions(at: Option<&Vec<u32>>) -> &[u32] {
 impl Graph {
     fn ends(&self) -> &Ends {
         self.ends.get_or_init(|| {
+            let hasher = foldhash::fast::RandomState::default();
             let mut e = Ends::default();
             for (i, l) in self.links.iter().enumerate() {
-                e.from.entry(l.from.clone()).or_default().push(i as u32);
-                e.to.entry(l.to.clone()).or_default().push(i as u32);
+                let i = i as u32;
+                e.from.entry(hasher.hash_one(&l.from)).or_default().push(i);
+                e.to.entry(hasher.hash_one(&l.to)).or_default().push(i);
                 let (a, b) = (entry_of(&l.from), entry_of(&l.to));
                 for id in a.into_iter().chain(b.filter(|b| Some(*b) != a)) {
-                    e.entry.entry(id.to_string()).or_default().push(i as u32);
+                    let at = e.entry.entry(hasher.hash_one(id)).or_default();
+                    // Both ends on entries whose IDs share a hash: the link once.
+                    if at.last() != Some(&i) {
+                        at.push(i);
+                    }
                 }
             }
+            e.hasher = hasher;
             e
         })
+    }
+
+    /// The hash `Ends` keys `x` by.
+    fn key(&self, x: impl Hash) -> u64 {
+        self.ends().hasher.hash_one(x)
     }
 
     /// The links at `positions`, in that order.
@@ -189,21 +209,24 @@ impl Graph {
     }
 
     /// Links whose `from` (or `to`) is `node`, in graph order.
-    fn at<'a>(&'a self, node: &Node, from: bool) -> impl Iterator<Item = &'a Link> + 'a {
+    fn at(&self, node: Node, from: bool) -> impl Iterator<Item = &Link> + '_ {
         let e = self.ends();
         let m = if from { &e.from } else { &e.to };
-        self.links_at(positions(m.get(node)))
+        self.links_at(positions(m.get(&self.key(&node))))
+            .filter(move |l| if from { l.from == node } else { l.to == node })
     }
 
     /// Every link with an end on entry `id` (the entry itself, its workarounds, dead ends or
     /// code), in graph order.
-    pub fn touching_entry<'a>(&'a self, id: &str) -> impl Iterator<Item = &'a Link> + 'a {
-        self.links_at(positions(self.ends().entry.get(id)))
+    pub fn touching_entry<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
+        let at = self.ends().entry.get(&self.key(id));
+        self.links_at(positions(at))
+            .filter(move |l| entry_of(&l.from) == Some(id) || entry_of(&l.to) == Some(id))
     }
 
     /// Links of `kind` whose `from` (or `to`) is `node`, in graph order.
     fn kind_at(&self, node: Node, from: bool, kind: LinkKind) -> impl Iterator<Item = &Link> + '_ {
-        self.at(&node, from).filter(move |l| l.kind == kind)
+        self.at(node, from).filter(move |l| l.kind == kind)
     }
 
     /// Articles discussing an entry, best first.
@@ -252,14 +275,16 @@ impl Graph {
             page: page.clone(),
             index,
         };
-        self.at(&node, true)
+        self.at(node, true)
     }
 
     /// Entries related to an entry (either direction), best first.
     pub fn related<'a>(&'a self, entry: &'a str) -> impl Iterator<Item = (&'a str, &'a Link)> + 'a {
         let node = Node::Entry { id: entry.into() };
         let e = self.ends();
-        let (from, to) = (positions(e.from.get(&node)), positions(e.to.get(&node)));
+        let k = self.key(&node);
+        // A key shared by another node: the match below keeps this entry's links only.
+        let (from, to) = (positions(e.from.get(&k)), positions(e.to.get(&k)));
         let mut at: Vec<u32> = from.iter().chain(to).copied().collect();
         at.sort_unstable();
         at.dedup();

@@ -4,7 +4,9 @@
 //! entry) with what is needed to tell which contributions an edit can change; the graph is then
 //! put together from them in the order `link_with` draws it, with the authors' decisions
 //! applied again, so the result is the graph (and the link diagnostics) a full `link_with`
-//! gives (`site/rebuild/tests.rs` checks that over random edits of a catalog).
+//! gives (`site/rebuild/tests.rs` checks that over random edits of a catalog). Put together by
+//! reference and patched into the graph before (`patch`): only the links that changed are made
+//! and sorted.
 //!
 //! What an edit can change, and what is done again for it:
 //! - explicit links: the edited pages' own; every page's when a page came or went, failed to
@@ -26,31 +28,25 @@
 //! state part-way), draws everything again (`LinkState::new`).
 
 use super::decide::{Decisions, Drawn};
+pub(crate) use super::edited::Changed;
+use super::edited::{articles_named, moved_entries, shape};
 use super::explicit;
+use super::graph::FastMap;
 use super::infer::{self, index::Index, related_kept::Kept};
+use super::patch::{Before, Drawing, Patch};
 use super::{articles_by_entry, Graph, Link, Node, Review};
 use crate::core::config::Config;
 use crate::core::diag::{Diagnostic, Diagnostics};
-use crate::core::model::{Article, Catalog, Entry, Page, PageKind, PageRef};
+use crate::core::model::{Article, Catalog, Page, PageKind, PageRef};
 use crate::core::timings::stage;
 use crate::load::SourceFile;
 use crate::records::RecordSet;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::Arc;
 
 /// An edit of more pages than this is drawn whole (it costs what a full pass costs anyway).
 const MAX_TOUCHED: usize = 64;
-
-/// What an edit changed, as the link state needs it.
-pub(crate) struct Changed<'a> {
-    /// The edited entries as they were (taken out of the catalog; an edited article is
-    /// inferred again whatever it was).
-    pub old_entries: &'a [Entry],
-    /// The pages whose files changed, under their old and new IDs.
-    pub touched: &'a BTreeSet<PageRef>,
-}
 
 /// What one article contributes: what inference looks entries up by in it, and its
 /// candidates (those `Decisions::matters` keeps).
@@ -80,10 +76,10 @@ pub(crate) struct LinkState {
     kept: Option<Kept>,
     related: Vec<Link>,
     /// Each entry's code-example candidates, with the pages they were drawn from.
-    snippets: HashMap<String, (Vec<PageRef>, Vec<Link>)>,
+    snippets: Snippets,
     /// The text each pair of ends sorts by (`Graph::sort_by_ends`), by `from` then `to`, and
     /// how many there are: most links are the same from one update to the next.
-    ends_keys: HashMap<Node, HashMap<Node, Arc<str>>>,
+    ends_keys: FastMap<Node, FastMap<Node, Arc<str>>>,
     ends_count: usize,
 }
 
@@ -111,7 +107,7 @@ impl LinkState {
             kept: None,
             related: Vec::new(),
             snippets: HashMap::new(),
-            ends_keys: HashMap::new(),
+            ends_keys: FastMap::default(),
             ends_count: 0,
         };
         let texts = explicit::texts(files);
@@ -131,16 +127,21 @@ impl LinkState {
         (s, g)
     }
 
-    /// The graph after `changed`, `catalog` and `files` being the content as it is now.
+    /// The graph after `changed`, `catalog` and `files` being the content as it is now; and
+    /// what the graph before (`changed.graph`) was, to tell what changed or to put it back (the
+    /// patch that made the new graph from it, or itself).
     pub(crate) fn update(
         &mut self,
         catalog: &Catalog,
         files: &[SourceFile],
         cfg: &Config,
         records: Option<&RecordSet>,
-        changed: &Changed<'_>,
+        changed: Changed<'_>,
         diags: &mut Diagnostics,
-    ) -> Graph {
+    ) -> (Graph, Before) {
+        let mut changed = changed;
+        let old = std::mem::take(&mut changed.graph);
+        let changed = &changed;
         // Many files at once (a checkout, a search-and-replace): the full pass costs no more.
         if self.stale || changed.touched.len() > MAX_TOUCHED || cfg.link.threshold != self.threshold
         {
@@ -154,7 +155,7 @@ impl LinkState {
                 diags,
             );
             *self = s;
-            return g;
+            return (g, Before::Whole(old));
         }
         // Stale until the update is through: a panic half-way must not leave it trusted.
         self.stale = true;
@@ -170,10 +171,68 @@ impl LinkState {
             drop(t);
         }
         let t = stage("  link: assemble");
-        let g = self.assemble(catalog, records, changed.touched, diags);
+        // The candidates left out are kept whole only for `check --links` (not `serve`): the
+        // graph is made again with them.
+        let (g, before) = if self.keep_review {
+            let g = self.assemble(catalog, records, changed.touched, diags);
+            (g, Before::Whole(old))
+        } else {
+            let (g, p) = self.patched(catalog, records, changed.touched, diags, old);
+            (g, Before::Patched(p))
+        };
         drop(t);
         self.stale = false;
-        g
+        (g, before)
+    }
+
+    /// The graph `assemble` makes, patched into `old` (`patch`): only what changed is made.
+    fn patched(
+        &mut self,
+        catalog: &Catalog,
+        records: Option<&RecordSet>,
+        touched: &BTreeSet<PageRef>,
+        diags: &mut Diagnostics,
+        old: Graph,
+    ) -> (Graph, Patch) {
+        self.explicit_ready(catalog);
+        let decide = Decisions::new(catalog);
+        let confirmed = decide.confirmed_without_candidate();
+        let confirmed_snippets = decide.confirmed_snippets();
+        let LinkState {
+            infer,
+            threshold,
+            explicit_all,
+            articles,
+            related,
+            snippets,
+            ..
+        } = self;
+        let (infer, threshold) = (*infer, *threshold);
+        let mut d = Drawing::new();
+        if let Some((links, dg)) = explicit_all.as_ref() {
+            diags.extend(dg.iter().cloned());
+            d.take_all(links);
+        }
+        if infer {
+            for a in &catalog.articles {
+                if let Some(x) = articles.get(&a.id) {
+                    d.apply(&decide, &x.cands, threshold);
+                }
+            }
+            d.apply(&decide, related.iter(), threshold);
+        }
+        d.add_new(&confirmed);
+        if infer {
+            let pages = articles_by_entry(d.drawn());
+            refresh_snippets(snippets, catalog, records, &pages, touched);
+            let snips = (catalog.entries.iter())
+                .filter(|e| pages.contains_key(e.id.as_str()))
+                .filter_map(|e| snippets.get(&e.id))
+                .flat_map(|(_, c)| c.iter());
+            d.apply(&decide, snips, threshold);
+        }
+        d.add_new(&confirmed_snippets);
+        d.patch(old)
     }
 
     /// The update this state was brought to did not go through (the catalog is put back): the
@@ -182,21 +241,16 @@ impl LinkState {
         self.stale = true;
     }
 
-    fn check_page(
-        &mut self,
-        catalog: &Catalog,
-        texts: &HashMap<&Path, &std::sync::Arc<str>>,
-        page: Page<'_>,
-    ) {
+    fn check_page(&mut self, catalog: &Catalog, texts: &HashMap<&Path, &Arc<str>>, page: Page<'_>) {
         let mut d = Diagnostics::default();
         let links = explicit::check_page(catalog, texts, page, &mut d);
         self.explicit.insert(page.reference(), (links, d.items));
     }
 
     fn update_explicit(&mut self, catalog: &Catalog, files: &[SourceFile], changed: &Changed<'_>) {
-        let texts = explicit::texts(files);
         let now = shape(catalog);
         if now != self.shape {
+            let texts = explicit::texts(files);
             self.shape = now;
             self.explicit.clear();
             self.explicit_all = None;
@@ -205,6 +259,15 @@ impl LinkState {
             }
             return;
         }
+        // The texts of the touched pages only (a page is checked against its own text).
+        let sources: Vec<&Path> = (changed.touched.iter())
+            .filter_map(|p| catalog.page(p))
+            .map(|p| p.source())
+            .collect();
+        let texts: HashMap<&Path, &Arc<str>> = (files.iter())
+            .filter(|f| sources.contains(&f.path.as_path()))
+            .map(|f| (f.path.as_path(), &f.text))
+            .collect();
         for p in changed.touched {
             let old = self.explicit.remove(p);
             if let Some(page) = catalog.page(p) {
@@ -250,7 +313,7 @@ impl LinkState {
         for chunk in articles.chunks(batch) {
             let cands = infer::articles::infer_each(catalog, ix, chunk, &sources, records);
             for (a, mut cands) in chunk.iter().zip(cands) {
-                cands.retain(|c| decide.matters(&drawn, c, self.threshold));
+                cands.retain(|c| decide.matters(&drawn, &own, c, self.threshold));
                 let old = self.articles.remove(&a.id);
                 let (grams, codes) = match old {
                     Some(o) if !keys => (o.grams, o.codes),
@@ -347,13 +410,18 @@ impl LinkState {
         }
     }
 
-    /// The explicit links of every page, in `explicit::check`'s order, and their diagnostics.
-    fn explicit_links(&mut self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
+    /// Every page's explicit links together, made again if a page's changed.
+    fn explicit_ready(&mut self, catalog: &Catalog) {
         if self.explicit_all.is_none() {
             let mut d = Diagnostics::default();
             let links = self.explicit_joined(catalog, &mut d);
             self.explicit_all = Some((links, d.items));
         }
+    }
+
+    /// The explicit links of every page, in `explicit::check`'s order, and their diagnostics.
+    fn explicit_links(&mut self, catalog: &Catalog, diags: &mut Diagnostics) -> Vec<Link> {
+        self.explicit_ready(catalog);
         match &self.explicit_all {
             Some((links, d)) => {
                 diags.extend(d.iter().cloned());
@@ -446,23 +514,11 @@ impl LinkState {
         touched: &BTreeSet<PageRef>,
     ) -> Vec<Link> {
         let pages = articles_by_entry(links);
-        self.snippets
-            .retain(|id, _| pages.contains_key(id.as_str()));
+        refresh_snippets(&mut self.snippets, catalog, records, &pages, touched);
         let mut out = Vec::new();
-        for (i, e) in catalog.entries.iter().enumerate() {
-            let Some(p) = pages.get(e.id.as_str()) else {
+        for e in &catalog.entries {
+            if !pages.contains_key(e.id.as_str()) {
                 continue;
-            };
-            let entry = PageRef {
-                kind: PageKind::Entry,
-                id: e.id.clone(),
-            };
-            let fresh = self.snippets.get(&e.id).is_some_and(|(was, _)| {
-                was == p && !touched.contains(&entry) && !p.iter().any(|x| touched.contains(x))
-            });
-            if !fresh {
-                let cands = infer::snippets::infer(catalog, i, p, records);
-                self.snippets.insert(e.id.clone(), (p.clone(), cands));
             }
             if let Some((_, c)) = self.snippets.get(&e.id) {
                 out.extend(c.iter().cloned());
@@ -472,66 +528,31 @@ impl LinkState {
     }
 }
 
-/// The edited entries that `same` tells apart from what they were, as (old, new); an entry
-/// that came or went has no old or no new version.
-fn moved_entries<'a>(
-    catalog: &'a Catalog,
-    changed: &Changed<'a>,
-    same: impl Fn(&Entry, &Entry) -> bool,
-) -> Vec<(Option<&'a Entry>, Option<&'a Entry>)> {
-    let mut moved = Vec::new();
-    for p in changed.touched.iter().filter(|p| p.kind == PageKind::Entry) {
-        let old = changed.old_entries.iter().find(|e| e.id == p.id);
-        let new = catalog.entry(&p.id);
-        match (old, new) {
-            (Some(o), Some(n)) if same(o, n) => {}
-            (None, None) => {}
-            (o, n) => moved.push((o, n)),
+/// Each entry's code-example candidates (`snippets`), for the entries `pages` has articles
+/// for: drawn again where the entry, its articles, or one of them changed (`touched`).
+fn refresh_snippets(
+    snippets: &mut Snippets,
+    catalog: &Catalog,
+    records: Option<&RecordSet>,
+    pages: &HashMap<&str, Vec<PageRef>>,
+    touched: &BTreeSet<PageRef>,
+) {
+    snippets.retain(|id, _| pages.contains_key(id.as_str()));
+    let entry_touched =
+        |id: &str| (touched.iter()).any(|t| t.kind == PageKind::Entry && t.id == id);
+    for (i, e) in catalog.entries.iter().enumerate() {
+        let Some(p) = pages.get(e.id.as_str()) else {
+            continue;
+        };
+        let fresh = snippets.get(&e.id).is_some_and(|(was, _)| {
+            was == p && !entry_touched(&e.id) && !p.iter().any(|x| touched.contains(x))
+        });
+        if !fresh {
+            let cands = infer::snippets::infer(catalog, i, p, records);
+            snippets.insert(e.id.clone(), (p.clone(), cands));
         }
     }
-    moved
 }
 
-/// Articles the edited entries' `links:` items name, before and after the edit: a candidate
-/// between one of them and the entry may have been kept (or left out) for that decision alone.
-fn articles_named<'a>(catalog: &'a Catalog, changed: &Changed<'_>) -> HashSet<&'a str> {
-    let now = (changed.touched.iter())
-        .filter(|p| p.kind == PageKind::Entry)
-        .filter_map(|p| catalog.entry(&p.id));
-    let mut out = HashSet::new();
-    for e in now.chain(changed.old_entries.iter()) {
-        for raw in e.links.confirm.iter().chain(&e.links.reject) {
-            let target = raw.split_once("->").map_or(raw.as_str(), |(_, t)| t).trim();
-            let path = target.split('#').next().unwrap_or(target);
-            if let Some(a) = catalog.article(&explicit::content_id(path)) {
-                out.insert(a.id.as_str());
-            }
-        }
-    }
-    out
-}
-
-/// What explicit references are checked against beyond their own page, as one hash: the pages
-/// there are (ID and file), those that did not parse, and each entry's workaround and dead-end
-/// numbers.
-fn shape(catalog: &Catalog) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    for e in &catalog.entries {
-        e.id.hash(&mut h);
-        e.source.hash(&mut h);
-        for w in &e.workarounds {
-            w.number.hash(&mut h);
-        }
-        0xffusize.hash(&mut h);
-        for d in &e.dead_ends {
-            d.number.hash(&mut h);
-        }
-        0xfeusize.hash(&mut h);
-    }
-    for a in &catalog.articles {
-        a.id.hash(&mut h);
-        a.source.hash(&mut h);
-    }
-    catalog.unparsed.hash(&mut h);
-    h.finish()
-}
+/// Each entry's code-example candidates, with the pages they were drawn from.
+type Snippets = HashMap<String, (Vec<PageRef>, Vec<Link>)>;

@@ -13,6 +13,7 @@
 
 pub(crate) mod code;
 mod decide;
+mod edited;
 mod evidence;
 pub(crate) mod explain;
 pub(crate) mod explicit;
@@ -20,6 +21,7 @@ pub(crate) mod external;
 mod graph;
 pub(crate) mod infer;
 mod live;
+mod patch;
 mod resolve;
 pub(crate) mod text;
 pub(crate) mod written;
@@ -27,6 +29,7 @@ pub(crate) mod written;
 pub(crate) use evidence::{Evidence, Extent, Place, Signal, TokenKind};
 pub(crate) use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
 pub(crate) use live::{Changed, LinkState};
+pub(crate) use patch::{Before, Patch};
 pub(crate) use resolve::{resolve_href, resolve_href_from};
 
 use crate::core::config::Config;
@@ -112,7 +115,9 @@ pub(crate) fn link_with(
 }
 
 /// The articles each entry is discussed by, as pages, in the order of `links`.
-fn articles_by_entry(links: &[Link]) -> HashMap<&str, Vec<PageRef>> {
+fn articles_by_entry<'a>(
+    links: impl IntoIterator<Item = &'a Link>,
+) -> HashMap<&'a str, Vec<PageRef>> {
     let mut pages: HashMap<&str, Vec<PageRef>> = HashMap::new();
     for l in links {
         if let (LinkKind::Discusses, Node::Article { id: a }, Node::Entry { id: e }) =

@@ -49,33 +49,36 @@ pub struct BuildReport {
 
 /// The whole pipeline. On content errors nothing is written and the old output stays whole.
 pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
-    build_inner(root, cfg, opts, false).map(|(report, diags, _, _)| (report, diags))
+    build_inner(root, cfg, opts, false).map(|(report, diags, ..)| (report, diags))
 }
 
-/// `build`, also handing back what it read (for incremental rebuilds).
-pub(super) fn build_keep(
-    root: &Path,
-    cfg: &Config,
-    opts: &BuildOptions,
-) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+/// `build`, also handing back what it read (for incremental rebuilds) and the search index it
+/// wrote, as `serve` keeps it.
+pub(super) fn build_keep(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<Kept> {
     build_inner(root, cfg, opts, true)
 }
 
-/// The pipeline; `keep`: hand back the source texts too (serve compares and re-reads them).
-fn build_inner(
-    root: &Path,
-    cfg: &Config,
-    opts: &BuildOptions,
-    keep: bool,
-) -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+/// What `build_keep` hands back.
+pub(super) type Kept = (
+    BuildReport,
+    Diagnostics,
+    Analysis,
+    RecordSet,
+    Option<crate::search::LiveIndex>,
+);
+
+/// The pipeline; `keep`: hand back the source texts too (serve compares and re-reads them), and
+/// the search index as `serve` keeps it.
+fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Result<Kept> {
     let started = std::time::Instant::now();
     cfg.check_output(root, &opts.dest)?;
-    let run = || -> Result<(BuildReport, Diagnostics, Analysis, RecordSet)> {
+    let run = || -> Result<Kept> {
         let scope = Scope {
             infer: !opts.no_infer,
             drafts: opts.drafts,
-            // Serve keeps the analysis; a build only needs the links drawn.
-            review: keep,
+            // Serve keeps the analysis (not the candidates left out, which only `check --links`
+            // shows); a build only needs the links drawn.
+            review: false,
             live: keep,
         };
         let mut analysis = analyse_with(root, cfg, scope)?;
@@ -92,7 +95,8 @@ fn build_inner(
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts, &stage) {
+        let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep);
+        let (pages, files, search) = match render {
             Ok(counts) => counts,
             Err(e) => {
                 stage.abandon(&e);
@@ -107,7 +111,7 @@ fn build_inner(
             files_written: files,
             millis: started.elapsed().as_millis(),
         };
-        Ok((report, analysis.diags.clone(), analysis, records))
+        Ok((report, analysis.diags.clone(), analysis, records, search))
     };
     if opts.single_thread {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -120,7 +124,8 @@ fn build_inner(
     }
 }
 
-/// Render every page and file of the site into `stage`; returns (pages, files).
+/// Render every page and file of the site into `stage`; returns (pages, files) and, with
+/// `keep`, the search index as `serve` keeps it (made instead of the plain one: the same files).
 pub(super) fn render_into(
     root: &Path,
     cfg: &Config,
@@ -128,7 +133,8 @@ pub(super) fn render_into(
     records: &RecordSet,
     opts: &BuildOptions,
     stage: &crate::write::Staging,
-) -> Result<(usize, usize)> {
+    keep: bool,
+) -> Result<(usize, usize, Option<crate::search::LiveIndex>)> {
     let offline = opts.offline;
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
@@ -152,11 +158,18 @@ pub(super) fn render_into(
         || render_groups(&r, &resolver, stage, &jobs, mode, &tell),
         || {
             let _t = crate::core::timings::stage("  search");
-            crate::search::output_files(cat, &analysis.graph, cfg, offline)
+            if keep {
+                let weak = cfg.search.weak_score;
+                let (ix, files) =
+                    crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
+                Ok((files.write, Some(ix)))
+            } else {
+                crate::search::output_files(cat, &analysis.graph, cfg, offline).map(|f| (f, None))
+            }
         },
     );
     let (paths, mut files) = rendered?;
-    let search = search?;
+    let (search, kept) = search?;
     drop(t);
 
     // Feeds, search index, theme and site files.
@@ -177,7 +190,7 @@ pub(super) fn render_into(
     files += r.theme_files.len();
     files += stage.copy_tree(&root.join("static"), "")?;
     drop(t);
-    Ok((paths.len(), files))
+    Ok((paths.len(), files, kept))
 }
 
 /// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as

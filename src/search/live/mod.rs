@@ -88,17 +88,18 @@ impl LiveIndex {
         // The article fields, where the articles or their text changed; the articles' numbers.
         for (i, d) in self.docs.iter_mut().enumerate() {
             let pos = by_entry.get(d.id.as_str()).map_or(&[][..], Vec::as_slice);
-            let ids: Vec<String> = pos.iter().map(|&a| cat.articles[a].id.clone()).collect();
+            // Compared as they are, made only when they changed: this runs for every entry.
+            let ids = || pos.iter().map(|&a| cat.articles[a].id.as_str());
             if counts_changed[i]
-                || d.art_ids != ids
-                || ids.iter().any(|a| changed.articles.contains(a))
+                || !d.art_ids.iter().map(String::as_str).eq(ids())
+                || ids().any(|a| changed.articles.contains(a))
             {
-                d.set_articles(ids, &self.arts);
+                d.set_articles(ids().map(str::to_string).collect(), &self.arts);
                 counts_changed[i] = true;
             }
-            let nums: Vec<u32> = pos.iter().filter_map(|a| art_no.get(a).copied()).collect();
-            if d.art_nums != nums {
-                d.art_nums = nums;
+            let nums = || pos.iter().filter_map(|a| art_no.get(a).copied());
+            if !d.art_nums.iter().copied().eq(nums()) {
+                d.art_nums = nums().collect();
                 doc_changed[i] = true;
             }
         }
@@ -120,6 +121,11 @@ impl LiveIndex {
     /// The documents of `cat` in order: the kept ones as they are, the changed and new ones
     /// tokenised (keeping their old rows, to compare). Per document: whether it was tokenised.
     fn take_docs(&mut self, cat: &Catalog, changed: &Changed) -> Vec<bool> {
+        let same_entries = self.docs.len() == cat.entries.len()
+            && (self.docs.iter().zip(&cat.entries)).all(|(d, e)| d.id == e.id);
+        if same_entries {
+            return self.retake_docs(cat, changed);
+        }
         let mut old: HashMap<String, Kept> =
             self.docs.drain(..).map(|d| (d.id.clone(), d)).collect();
         let fresh: Vec<usize> = (0..cat.entries.len())
@@ -150,6 +156,26 @@ impl LiveIndex {
                 },
             };
             self.docs.push(d);
+        }
+        tokenised
+    }
+
+    /// `take_docs` where the entries are the ones kept, in the same order: the changed ones
+    /// tokenised in place (the rest are neither moved nor looked up).
+    fn retake_docs(&mut self, cat: &Catalog, changed: &Changed) -> Vec<bool> {
+        let fresh: Vec<usize> = (0..cat.entries.len())
+            .filter(|&i| changed.entries.contains(&cat.entries[i].id))
+            .collect();
+        let raw: Vec<_> = fresh
+            .par_iter()
+            .map(|&i| doc::tokenise_entry(&cat.entries[i]))
+            .collect();
+        let mut tokenised = vec![false; cat.entries.len()];
+        for (i, r) in fresh.into_iter().zip(raw) {
+            let mut d = Kept::new(&cat.entries[i], r, &mut self.terms);
+            d.row = std::mem::take(&mut self.docs[i].row);
+            self.docs[i] = d;
+            tokenised[i] = true;
         }
         tokenised
     }

@@ -4,7 +4,7 @@
 //! pages of the edited entries.
 
 use crate::core::model::{Article, Entry, PageKind, PageRef};
-use crate::link::{Graph, Link, LinkKind, Node};
+use crate::link::{Graph, Link, LinkKind, Node, Patch};
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{Hash, Hasher};
 
@@ -39,8 +39,10 @@ fn page_of(n: &Node) -> PageRef {
     }
 }
 
-fn link_hash(l: &Link) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+/// A hash of everything a page can show of link `l` (`state`: one for all the links compared).
+fn link_hash(state: &foldhash::fast::RandomState, l: &Link) -> u64 {
+    use std::hash::BuildHasher;
+    let mut h = state.build_hasher();
     l.from.hash(&mut h);
     l.to.hash(&mut h);
     l.kind.hash(&mut h);
@@ -65,6 +67,11 @@ pub(super) struct Changes {
     pub(super) facets: BTreeSet<String>,
     /// Something list pages show changed (a title, message, code, rate; a page came or went).
     pub(super) listed: bool,
+    /// What of it: the entries' lines, the articles' lines, the numbers of entries of a
+    /// domain, category or code (the facets' index pages).
+    pub(super) listed_entries: bool,
+    pub(super) listed_articles: bool,
+    pub(super) facet_counts: bool,
     /// The link graph changed.
     pub(super) graph: bool,
 }
@@ -87,6 +94,30 @@ pub(super) enum Listed {
         date: String,
         tags: Vec<String>,
     },
+}
+
+/// The entries of `listed` (their lines in lists), and the facets they count under, sorted.
+pub(super) fn listed_entries(listed: &[Listed]) -> (Vec<&Listed>, Vec<[Option<&str>; 3]>) {
+    let mut lines = Vec::new();
+    let mut keys = Vec::new();
+    for l in listed {
+        if let Listed::Entry {
+            domain,
+            category,
+            error_code,
+            ..
+        } = l
+        {
+            lines.push(l);
+            keys.push([
+                Some(domain.as_str()),
+                Some(category.as_str()),
+                error_code.as_deref(),
+            ]);
+        }
+    }
+    keys.sort();
+    (lines, keys)
 }
 
 impl Listed {
@@ -123,10 +154,12 @@ pub(super) fn pages(
     use rayon::prelude::*;
     let mut pages: HashSet<PageRef> = touched.iter().cloned().collect();
     // Each link hashed once (its evidence's excerpts make this the costly part).
-    let old_hashes: Vec<u64> = old.links.par_iter().map(link_hash).collect();
-    let new_hashes: Vec<u64> = new.links.par_iter().map(link_hash).collect();
-    let old_set: HashSet<u64> = old_hashes.iter().copied().collect();
-    let new_set: HashSet<u64> = new_hashes.iter().copied().collect();
+    let state = foldhash::fast::RandomState::default();
+    let old_hashes: Vec<u64> = old.links.par_iter().map(|l| link_hash(&state, l)).collect();
+    let new_hashes: Vec<u64> = new.links.par_iter().map(|l| link_hash(&state, l)).collect();
+    type Set = HashSet<u64, foldhash::fast::RandomState>;
+    let old_set: Set = old_hashes.iter().copied().collect();
+    let new_set: Set = new_hashes.iter().copied().collect();
     let changed = old_set != new_set;
     // Entries whose related entries, or what the page shows of them, changed.
     let mut related: HashSet<&str> = HashSet::new();
@@ -157,6 +190,43 @@ pub(super) fn pages(
         }
     }
     (pages, changed)
+}
+
+/// `pages`, with the graph before the edit as the patch that made `new` from it: the links that
+/// went are the patch's, the links that came are the patch's, every other link is in both graphs
+/// (so scanning `new` and the links that went covers both).
+pub(super) fn pages_patched(
+    new: &Graph,
+    patch: &Patch,
+    touched: &BTreeSet<PageRef>,
+) -> (HashSet<PageRef>, bool) {
+    let mut pages: HashSet<PageRef> = touched.iter().cloned().collect();
+    let touches = |l: &Link| {
+        let (a, b) = (key_of(&l.from), key_of(&l.to));
+        touched
+            .iter()
+            .any(|p| (p.kind, p.id.as_str()) == a || (p.kind, p.id.as_str()) == b)
+    };
+    let mut related: HashSet<&str> = HashSet::new();
+    let changed = (new.links.iter().filter(|l| touches(l)))
+        .chain(patch.added(new))
+        .chain(patch.removed());
+    for l in changed {
+        if l.kind == LinkKind::Related {
+            related.extend([&l.from, &l.to].into_iter().filter_map(entry_id));
+        }
+        pages.insert(page_of(&l.from));
+        pages.insert(page_of(&l.to));
+    }
+    if !related.is_empty() {
+        for l in new.links.iter().chain(patch.removed()) {
+            if l.kind == LinkKind::Discusses && entry_id(&l.to).is_some_and(|e| related.contains(e))
+            {
+                pages.insert(page_of(&l.from));
+            }
+        }
+    }
+    (pages, !patch.is_empty())
 }
 
 /// The ID of an entry node.

@@ -3,19 +3,21 @@
 //! facets they are listed under, what list pages show of them) so the update knows what to
 //! render. Everything taken out is kept, so a change that does not build is put back whole.
 
-use super::affected::{entry_facets, Changes, Listed};
+use super::affected::{entry_facets, listed_entries, Changes, Listed};
 use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::error::Result;
 use crate::core::model::{Article, Entry, PageKind, PageRef};
-use crate::link::Graph;
+use crate::link::{Before, Graph};
 use crate::load::SourceFile;
 use crate::parse::Parsed;
 use crate::site::Analysis;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub(super) struct Edit {
-    old_graph: Graph,
+    /// The graph before the edit: whole until the new one is made, then (usually) the patch
+    /// that made it (`link::Before`).
+    before: Before,
     old_files: Vec<SourceFile>,
     old_unparsed: Vec<crate::core::model::PageRef>,
     /// What the catalog lost and gained, to put it back.
@@ -38,7 +40,7 @@ impl Edit {
     /// Start editing `next`; its graph is set aside (the new one is made after the edit).
     pub(super) fn new(next: &mut Analysis, file_diags: HashMap<PathBuf, Vec<Diagnostic>>) -> Edit {
         Edit {
-            old_graph: std::mem::take(&mut next.graph),
+            before: Before::Whole(std::mem::take(&mut next.graph)),
             old_files: next.files.clone(),
             old_unparsed: next.catalog.unparsed.clone(),
             removed_entries: Vec::new(),
@@ -197,12 +199,25 @@ impl Edit {
             .flatten()
     }
 
-    pub(super) fn take_old_graph(&mut self) -> Graph {
-        std::mem::take(&mut self.old_graph)
+    /// The graph as it was before the edit, while the new one is not made.
+    pub(super) fn old_graph(&self) -> Option<&Graph> {
+        match &self.before {
+            Before::Whole(g) => Some(g),
+            Before::Patched(_) => None,
+        }
     }
 
-    pub(super) fn put_old_graph(&mut self, g: Graph) {
-        self.old_graph = g;
+    /// The graph before the edit, to make the new one from (`set_before` then keeps what it
+    /// was).
+    pub(super) fn take_old_graph(&mut self) -> Graph {
+        match std::mem::take(&mut self.before) {
+            Before::Whole(g) => g,
+            Before::Patched(_) => Graph::default(),
+        }
+    }
+
+    pub(super) fn set_before(&mut self, before: Before) {
+        self.before = before;
     }
 
     /// Every file's parse diagnostics (the link stage adds its own).
@@ -214,23 +229,47 @@ impl Edit {
         diags
     }
 
-    /// What the edit changed, as the link state needs it.
-    pub(super) fn changed(&self) -> crate::link::Changed<'_> {
+    /// What the edit changed, as the link state needs it, with `graph` the graph before.
+    pub(super) fn changed(&self, graph: Graph) -> crate::link::Changed<'_> {
         crate::link::Changed {
             old_entries: &self.removed_entries,
             touched: &self.touched,
+            graph,
+        }
+    }
+
+    /// What the edit changed that lists show (no graph needed: `pages` empty, `graph` false).
+    pub(super) fn listing(&self) -> Changes {
+        let entries_before = listed_entries(&self.listed_before);
+        let entries_after = listed_entries(&self.listed_after);
+        let articles = |v: &[Listed]| -> Vec<Listed> {
+            (v.iter())
+                .filter(|l| matches!(l, Listed::Article { .. }))
+                .cloned()
+                .collect()
+        };
+        Changes {
+            pages: HashSet::new(),
+            touched: self.touched.clone(),
+            facets: self.facets.clone(),
+            listed: self.listed_before != self.listed_after,
+            listed_entries: entries_before.0 != entries_after.0,
+            listed_articles: articles(&self.listed_before) != articles(&self.listed_after),
+            facet_counts: entries_before.1 != entries_after.1,
+            graph: false,
         }
     }
 
     /// What the edit changed, against the graph made from it.
     pub(super) fn changes(&self, new_graph: &Graph) -> Changes {
-        let (pages, graph) = super::affected::pages(&self.old_graph, new_graph, &self.touched);
+        let (pages, graph) = match &self.before {
+            Before::Whole(old) => super::affected::pages(old, new_graph, &self.touched),
+            Before::Patched(p) => super::affected::pages_patched(new_graph, p, &self.touched),
+        };
         Changes {
             pages,
-            touched: self.touched.clone(),
-            facets: self.facets.clone(),
-            listed: self.listed_before != self.listed_after,
             graph,
+            ..self.listing()
         }
     }
 
@@ -247,7 +286,7 @@ impl Edit {
         cat.entries.extend(self.removed_entries);
         cat.articles.extend(self.removed_articles);
         cat.sort();
-        a.graph = self.old_graph;
+        a.graph = self.before.undo(std::mem::take(&mut a.graph));
         a.files = self.old_files;
         a.catalog.unparsed = self.old_unparsed;
         a

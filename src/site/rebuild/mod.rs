@@ -23,7 +23,9 @@ use super::Analysis;
 use crate::core::config::Config;
 use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::error::{Error, Result};
+use crate::core::model::Catalog;
 use crate::records::RecordSet;
+use crate::render::Renderer;
 use edit::Edit;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -41,6 +43,19 @@ pub struct Update {
     /// render, but the site is good again (serve clears the error it shows).
     pub recovered: bool,
     pub millis: u128,
+}
+
+/// Render the list pages of `r` whose site paths `lists` holds: (index, (site path, HTML)).
+fn draw_lists(
+    r: &Renderer<'_>,
+    lists: &std::collections::HashSet<String>,
+) -> Result<Vec<(usize, (String, String))>> {
+    use rayon::prelude::*;
+    let todo: Vec<usize> = (r.lists.pages.iter().enumerate())
+        .filter(|(_, p)| lists.contains(&p.path))
+        .map(|(i, _)| i)
+        .collect();
+    todo.into_par_iter().map(|i| Ok((i, r.list(i)?))).collect()
 }
 
 /// The state `serve` keeps between builds.
@@ -65,7 +80,7 @@ impl Live {
     /// A full build; keeps what later updates need. Content errors come back as `Error::Content`.
     pub fn start(root: &Path, opts: &BuildOptions) -> Result<(Live, BuildReport, Diagnostics)> {
         let cfg = Config::load(root)?;
-        let (report, diags, mut analysis, records) = build_keep(root, &cfg, opts)?;
+        let (report, diags, mut analysis, records, search) = build_keep(root, &cfg, opts)?;
         let mut file_diags: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
         // Parse diagnostics only (warnings): link diagnostics are recomputed on every update.
         for f in &analysis.files {
@@ -83,17 +98,18 @@ impl Live {
                     &cfg,
                     !opts.no_infer,
                     Some(&records),
-                    true,
+                    false,
                     &mut Diagnostics::default(),
                 )
                 .0
             }
         };
-        let search = {
+        // The build made the search index as it is kept (`render_into`, `keep`).
+        let search = search.unwrap_or_else(|| {
             let _t = crate::core::timings::stage("serve: search index");
             let (weak, offline) = (cfg.search.weak_score, opts.offline);
             crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
-        };
+        });
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -186,6 +202,23 @@ impl Live {
         self.apply(rel, started, early)
     }
 
+    /// The kept analysis with the files of `rel` read again, and the edit that did it. Works on
+    /// the state itself (a deep copy of a large catalog costs more than the whole update);
+    /// `Edit::revert` puts it back if the change does not build (here, if a file cannot be read).
+    fn reread(&mut self, rel: &[PathBuf]) -> Result<(Analysis, Edit)> {
+        let _t = crate::core::timings::stage("update: read");
+        let mut next = std::mem::take(&mut self.analysis);
+        let mut edit = Edit::new(&mut next, self.file_diags.clone());
+        for path in rel {
+            let (timeout, drafts) = (self.cfg.verify.timeout_s, self.opts.drafts);
+            if let Err(e) = edit.apply_file(&mut next, &self.root, path, timeout, drafts) {
+                self.analysis = edit.revert(next);
+                return Err(e);
+            }
+        }
+        Ok((next, edit))
+    }
+
     /// Apply the edits of `rel` to the kept state: re-read the files, write the edited page
     /// early, relink, and write what the change affects. On any failure the state is put back.
     fn apply(
@@ -194,52 +227,75 @@ impl Live {
         started: Instant,
         early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
-        // Work on the state itself (a deep copy of a large catalog costs more than the whole
-        // update); `Edit::revert` puts it back if the change does not build.
-        let reread = crate::core::timings::stage("update: read");
-        let mut next = std::mem::take(&mut self.analysis);
-        let mut edit = Edit::new(&mut next, self.file_diags.clone());
-        for path in rel {
-            if let Err(e) = edit.apply_file(
-                &mut next,
-                &self.root,
-                path,
-                self.cfg.verify.timeout_s,
-                self.opts.drafts,
-            ) {
+        let (mut next, mut edit) = self.reread(rel)?;
+        // One renderer for the update (the early page and the rest): it reads the theme and
+        // draws the lists from the catalog, which the edit has already changed.
+        let renderer = {
+            let _t = crate::core::timings::stage("update: renderer");
+            Renderer::new(&self.root, &self.cfg, &next.catalog, self.opts.offline)
+        };
+        let r = match renderer {
+            Ok(r) => r,
+            Err(e) => {
                 self.analysis = edit.revert(next);
                 return Err(e);
             }
-        }
-        drop(reread);
-        let written_early = self.write_early(&mut next, &mut edit, rel, started, early);
+        };
+        let written_early = self.write_early(&r, &next.catalog, &edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
-        let relink = crate::core::timings::stage("update: link");
-        next.graph = self.links.update(
-            &next.catalog,
-            &next.files,
-            &self.cfg,
-            Some(&self.records),
-            &edit.changed(),
-            &mut diags,
+        // The list pages that show what changed need no links: drawn while the graph is made.
+        let lists = output::lists_to_redraw(&edit.listing());
+        let old = edit.take_old_graph();
+        let (linked, drawn) = rayon::join(
+            || {
+                let _t = crate::core::timings::stage("update: link");
+                self.links.update(
+                    &next.catalog,
+                    &next.files,
+                    &self.cfg,
+                    Some(&self.records),
+                    edit.changed(old),
+                    &mut diags,
+                )
+            },
+            || {
+                let _t = crate::core::timings::stage("update: lists (beside link)");
+                draw_lists(&r, &lists)
+            },
         );
-        drop(relink);
+        let (graph, before) = linked;
+        next.graph = graph;
+        edit.set_before(before);
         diags.sort();
-        if diags.has_errors() {
-            self.links.failed();
-            self.analysis = edit.revert(next);
-            return Err(Error::Content {
-                errors: diags.error_count(),
-                diags,
-            });
-        }
+        let drawn = match drawn {
+            Ok(d) if !diags.has_errors() => d,
+            // Content errors first: they are what the author must see.
+            failed => {
+                drop(r);
+                self.links.failed();
+                self.analysis = edit.revert(next);
+                return Err(match failed {
+                    Err(e) if !diags.has_errors() => e,
+                    _ => Error::Content {
+                        errors: diags.error_count(),
+                        diags,
+                    },
+                });
+            }
+        };
         next.diags = diags.clone();
         let changes = {
             let _t = crate::core::timings::stage("update: affected");
             edit.changes(&next.graph)
         };
-        match self.write_affected(&next, &changes) {
+        // The kept search index follows on the way; when the update fails it is dropped, and
+        // the next update makes it whole again (the files on disk may be half way).
+        let mut index = self.search.take();
+        let written = self.write_affected(&r, &next, &changes, &mut index, drawn);
+        drop(r);
+        match written {
             Ok(mut up) => {
+                self.search = index;
                 if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {
                     up.written.push(f);
                     up.written.sort();
@@ -261,17 +317,16 @@ impl Live {
     /// links as they were; its output file when its bytes changed.
     fn write_early(
         &self,
-        next: &mut Analysis,
-        edit: &mut Edit,
+        r: &Renderer<'_>,
+        catalog: &Catalog,
+        edit: &Edit,
         rel: &[PathBuf],
         started: Instant,
         early: &mut dyn FnMut(&str, u128),
     ) -> Option<String> {
         let page = edit.single_page(rel)?;
-        next.graph = edit.take_old_graph();
-        let written = self.write_page(next, &page).ok();
-        edit.put_old_graph(std::mem::take(&mut next.graph));
-        let (site, wrote) = written?;
+        let old = edit.old_graph()?;
+        let (site, wrote) = self.write_page(r, catalog, old, &page).ok()?;
         early(&site, started.elapsed().as_millis());
         wrote.then(|| crate::core::urls::file_of(&site))
     }

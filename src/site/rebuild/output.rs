@@ -44,39 +44,43 @@ fn write_if_changed(dest: &Path, rel: &str, bytes: &[u8]) -> Result<bool> {
     Ok(true)
 }
 
-/// The site paths of the list pages to redraw: all lists and the touched facets when what lists
-/// show changed.
-fn lists_to_redraw(ch: &Changes) -> HashSet<String> {
+/// The site paths of the list pages to redraw, those that show what changed: the home page
+/// (counts, facets, the best-fixed entries, recent articles) on any change; the list of all
+/// errors and the touched entries' facet pages when an entry's line changed; the articles' list
+/// when an article's did; the facets' index pages when a facet's number of entries did.
+pub(super) fn lists_to_redraw(ch: &Changes) -> HashSet<String> {
     let mut lists: HashSet<String> = HashSet::new();
     if ch.listed {
-        let all = [
-            "",
-            "errors/",
-            "articles/",
-            "domains/",
-            "categories/",
-            "codes/",
-        ];
-        lists.extend(all.iter().map(|s| s.to_string()));
+        lists.insert(String::new());
+    }
+    if ch.listed_entries {
+        lists.insert("errors/".into());
         lists.extend(ch.facets.iter().cloned());
+    }
+    if ch.listed_articles {
+        lists.insert("articles/".into());
+    }
+    if ch.facet_counts {
+        lists.extend(["domains/", "categories/", "codes/"].map(String::from));
     }
     lists
 }
 
 impl Live {
-    fn renderer<'a>(&'a self, a: &'a Analysis) -> Result<Renderer<'a>> {
-        Renderer::new(&self.root, &self.cfg, &a.catalog, self.opts.offline)
-    }
-
-    /// Render one entry or article page of `a` and write it if its bytes changed; its site path
-    /// and whether it was written.
-    pub(super) fn write_page(&self, a: &Analysis, page: &PageRef) -> Result<(String, bool)> {
+    /// Render one entry or article page of `catalog` with `graph` and write it if its bytes
+    /// changed; its site path and whether it was written.
+    pub(super) fn write_page(
+        &self,
+        r: &Renderer<'_>,
+        catalog: &Catalog,
+        graph: &crate::link::Graph,
+        page: &PageRef,
+    ) -> Result<(String, bool)> {
         let _t = crate::core::timings::stage("update: early page");
-        let r = self.renderer(a)?;
-        let resolver = Resolver::new(&a.catalog, &a.graph, &self.records);
-        let job = job_of(&a.catalog, page.kind, &page.id)
+        let resolver = Resolver::new(catalog, graph, &self.records);
+        let job = job_of(catalog, page.kind, &page.id)
             .ok_or_else(|| Error::Other(format!("no page for {}", page.id)))?;
-        let out = run_job(&r, &resolver, &job)?;
+        let out = run_job(r, &resolver, &job)?;
         let wrote = write_if_changed(
             &self.opts.dest,
             &urls::file_of(&out.path),
@@ -85,30 +89,19 @@ impl Live {
         Ok((out.path, wrote))
     }
 
-    /// Render the affected pages and every catalog-wide file; write what changed. The kept
-    /// search index follows on the way; when the update fails it is dropped, and the next
-    /// update makes it whole again (the files on disk may be half way).
-    pub(super) fn write_affected(&mut self, next: &Analysis, ch: &Changes) -> Result<Update> {
-        let mut index = self.search.take();
-        let up = self.write_affected_with(next, ch, &mut index);
-        if up.is_ok() {
-            self.search = index;
-        }
-        up
-    }
-
-    fn write_affected_with(
+    /// Render the affected pages and every catalog-wide file with `r`; write what changed.
+    /// `index`, the kept search index, is changed on the way (`None`: made whole). `drawn`: list
+    /// pages already rendered (by index into the renderer's lists: their site path and HTML).
+    pub(super) fn write_affected(
         &self,
+        r: &Renderer<'_>,
         next: &Analysis,
         ch: &Changes,
         index: &mut Option<LiveIndex>,
+        drawn: Vec<(usize, (String, String))>,
     ) -> Result<Update> {
         use rayon::prelude::*;
         let pages = crate::core::timings::stage("update: pages");
-        let r = {
-            let _t = crate::core::timings::stage("  renderer");
-            self.renderer(next)?
-        };
         let resolver = Resolver::new(&next.catalog, &next.graph, &self.records);
         let cat = &next.catalog;
         let mut jobs: Vec<Job> = ch
@@ -124,11 +117,13 @@ impl Live {
         for (i, p) in r.lists.pages.iter().enumerate() {
             gone_facets.remove(&p.path);
             all_paths.push(p.path.clone());
-            if lists.contains(&p.path) {
+            if lists.contains(&p.path) && !drawn.iter().any(|(d, _)| *d == i) {
                 jobs.push(Job::List(i));
             }
         }
-        let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut out: Vec<(String, Vec<u8>)> = (drawn.into_iter())
+            .map(|(_, (path, html))| (urls::file_of(&path), html.into_bytes()))
+            .collect();
         // The JSON of every entry rendered again (its links may have changed), and of the
         // entries that went away (`None`), by ID.
         let mut json: BTreeMap<String, Option<Vec<u8>>> = ch
@@ -140,7 +135,7 @@ impl Live {
         let rendered = {
             let _t = crate::core::timings::stage("  render");
             jobs.par_iter()
-                .map(|j| Ok((*j, run_job(&r, &resolver, j)?)))
+                .map(|j| Ok((*j, run_job(r, &resolver, j)?)))
                 .collect::<Result<Vec<_>>>()?
         };
         for (job, o) in rendered {
