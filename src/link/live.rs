@@ -182,12 +182,7 @@ impl LinkState {
         self.stale = true;
     }
 
-    fn check_page(
-        &mut self,
-        catalog: &Catalog,
-        texts: &HashMap<&Path, &std::sync::Arc<str>>,
-        page: Page<'_>,
-    ) {
+    fn check_page(&mut self, catalog: &Catalog, texts: &explicit::Texts<'_>, page: Page<'_>) {
         let mut d = Diagnostics::default();
         let links = explicit::check_page(catalog, texts, page, &mut d);
         self.explicit.insert(page.reference(), (links, d.items));

@@ -5,6 +5,7 @@ use super::analysis::{analyse_with, Analysis, Scope};
 use crate::core::config::{Config, EntryJson};
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
+use crate::core::model::Entry;
 use crate::core::output::OutFile;
 use crate::records::RecordSet;
 use crate::render::Renderer;
@@ -77,6 +78,7 @@ fn build_inner(
             // Serve keeps the analysis; a build only needs the links drawn.
             review: keep,
             live: keep,
+            lean: !keep,
         };
         let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {
@@ -86,13 +88,13 @@ fn build_inner(
             });
         }
         if !keep {
-            // Rendering reads the model, not the sources: free their text (a tenth of the
-            // memory on large catalogs).
+            // Rendering reads the model, not the sources: free the articles' texts too.
             analysis.files = Vec::new();
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts, &stage) {
+        let memo = analysis.highlights.take();
+        let (pages, files) = match render_into(root, cfg, &analysis, &records, opts, &stage, memo) {
             Ok(counts) => counts,
             Err(e) => {
                 stage.abandon(&e);
@@ -120,20 +122,27 @@ fn build_inner(
     }
 }
 
-/// Render every page and file of the site into `stage`; returns (pages, files).
-pub(super) fn render_into(
+/// Render every page and file of the site into `stage`; returns (pages, files). `memo`: a lean
+/// analysis's repeated code blocks (`Analysis::highlights`); with it, each entry's page is
+/// rendered from its file read again (`reread`), as the analysis kept only part of it.
+fn render_into(
     root: &Path,
     cfg: &Config,
     analysis: &Analysis,
     records: &RecordSet,
     opts: &BuildOptions,
     stage: &crate::write::Staging,
+    memo: Option<crate::render::highlight::Memo>,
 ) -> Result<(usize, usize)> {
     let offline = opts.offline;
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
     let mut r = Renderer::new(root, cfg, cat, offline)?;
-    r.highlights = crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang);
+    let reread = memo.is_some().then_some(root);
+    r.highlights = match memo {
+        Some(m) => m,
+        None => crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang),
+    };
     let resolver = Resolver::new(cat, &analysis.graph, records);
     let jobs = jobs(cat, r.lists.pages.len());
     let mode = cfg.build.entry_json;
@@ -149,7 +158,7 @@ pub(super) fn render_into(
     // The search index needs only the model and the graph: it is built while the pages render,
     // so that its serial parts run beside them rather than after.
     let (rendered, search) = rayon::join(
-        || render_groups(&r, &resolver, stage, &jobs, mode, &tell),
+        || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
         || {
             let _t = crate::core::timings::stage("  search");
             crate::search::output_files(cat, &analysis.graph, cfg, offline)
@@ -181,12 +190,13 @@ pub(super) fn render_into(
 }
 
 /// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as
-/// `mode` asks; returns each page's site path and the number of files written.
+/// `mode` asks; returns each page's site path and the number of files written. `reread`: the
+/// site root when each entry is to be read again whole (`reread::entry`) to render it.
 fn render_groups(
     r: &Renderer<'_>,
     resolver: &Resolver<'_>,
     stage: &crate::write::Staging,
-    jobs: &[Job],
+    (jobs, reread): (&[Job], Option<&Path>),
     mode: EntryJson,
     tell: &(dyn Fn() + Sync),
 ) -> Result<(Vec<String>, usize)> {
@@ -200,7 +210,13 @@ fn render_groups(
         let outs: Vec<(String, Option<Vec<u8>>)> = group
             .par_iter()
             .map(|j| {
-                let out = run_job(r, resolver, j)?;
+                let out = match (*j, reread) {
+                    (Job::Entry(i), Some(root)) => {
+                        let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
+                        entry_job(r, *resolver, &whole)?
+                    }
+                    _ => run_job(r, resolver, j)?,
+                };
                 stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
                 let json = match (*j, out.json) {
                     (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
@@ -294,16 +310,7 @@ pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> R
     let cat = resolver.catalog;
     let missing = || crate::core::error::Error::Other(format!("no page for {job:?}"));
     Ok(match *job {
-        Job::Entry(i) => {
-            let e = cat.entries.get(i).ok_or_else(missing)?;
-            let v = resolver.entry(e);
-            let (path, html) = r.entry(&v)?;
-            let json = match r.cfg.build.entry_json {
-                EntryJson::None => None,
-                _ => Some(to_json(&crate::render::api::entry(&v))?),
-            };
-            JobOutput { path, html, json }
-        }
+        Job::Entry(i) => entry_job(r, *resolver, cat.entries.get(i).ok_or_else(missing)?)?,
         Job::Article(i) => {
             let a = cat.articles.get(i).ok_or_else(missing)?;
             let (path, html) = r.article(&resolver.article(a))?;
@@ -322,6 +329,17 @@ pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> R
             }
         }
     })
+}
+
+/// An entry's page (and its JSON when the site has entry JSON), from its view.
+fn entry_job<'a>(r: &Renderer<'_>, resolver: Resolver<'a>, e: &'a Entry) -> Result<JobOutput> {
+    let v = resolver.entry(e);
+    let (path, html) = r.entry(&v)?;
+    let json = match r.cfg.build.entry_json {
+        EntryJson::None => None,
+        _ => Some(to_json(&crate::render::api::entry(&v))?),
+    };
+    Ok(JobOutput { path, html, json })
 }
 
 /// Which catalog-wide files to make (a full build makes all; an incremental one what changed).

@@ -1,0 +1,56 @@
+//! Reread: an entry's whole model again, from its file, for a lean build (`Scope::lean`). The
+//! analysis kept of each entry only what the stages reading every entry need; the page loop
+//! reads and parses each entry's file again in the worker that renders it, so memory holds one
+//! whole entry per worker. A file that no longer parses to the entry it was (changed during the
+//! build) fails the build, and the old output stays whole.
+
+use crate::core::config::Config;
+use crate::core::error::{Error, Result};
+use crate::core::model::{Catalog, Entry, PageKind};
+use crate::link::{Graph, Node};
+use crate::parse::Parsed;
+use std::path::Path;
+
+/// `e` as its file gives it now, whole.
+pub(super) fn entry(root: &Path, cfg: &Config, e: &Entry) -> Result<Box<Entry>> {
+    let changed = || {
+        Error::Other(format!(
+            "{} changed during the build; build again",
+            e.source.display()
+        ))
+    };
+    let file = crate::load::read_one(root, PageKind::Entry, &e.source)?.map_err(|_| changed())?;
+    match crate::parse::parse_file(&file, cfg.verify.timeout_s).0 {
+        Parsed::Entry(whole) if whole.id == e.id => Ok(whole),
+        _ => Err(changed()),
+    }
+}
+
+/// Make whole again the entries whose code blocks other pages show (the ends of links from
+/// their blocks): their code is read from the catalog, not from their own page.
+pub(super) fn restore_examples(
+    root: &Path,
+    cfg: &Config,
+    catalog: &mut Catalog,
+    graph: &Graph,
+) -> Result<()> {
+    let mut ids: Vec<&str> = graph
+        .links
+        .iter()
+        .flat_map(|l| [&l.from, &l.to])
+        .filter_map(|n| match n {
+            Node::Snippet { page, .. } if page.kind == PageKind::Entry => Some(page.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        let Ok(i) = catalog.entries.binary_search_by(|e| e.id.as_str().cmp(id)) else {
+            continue;
+        };
+        let whole = entry(root, cfg, &catalog.entries[i])?;
+        catalog.entries[i] = *whole;
+    }
+    Ok(())
+}
