@@ -62,30 +62,22 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
     use crate::core::timings::stage;
     let infer = scope.infer;
     let mut diags = Diagnostics::default();
-    let (files, mut catalog) = if !scope.lean {
+    let (files, mut catalog, highlights) = if !scope.lean {
         let t = stage("load");
         let files = crate::load::load_all(root, &mut diags)?;
         drop(t);
         let _t = stage("parse");
         let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
-        (files, catalog)
+        (files, catalog, None)
     } else {
         let _t = stage("load+parse");
-        load_and_parse(root, cfg, &mut diags)?
+        let repeated = super::repeated::Repeated::new(&cfg.build.default_code_lang);
+        let (files, catalog) = load_and_parse(root, cfg, &repeated, &mut diags)?;
+        (files, catalog, Some(repeated.memo()))
     };
     if !scope.drafts {
         catalog.drop_drafts();
     }
-    let highlights = scope.lean.then(|| {
-        let _t = stage("  lean");
-        let memo =
-            crate::render::highlight::Memo::for_catalog(&catalog, &cfg.build.default_code_lang);
-        catalog
-            .entries
-            .iter_mut()
-            .for_each(crate::parse::lean::entry);
-        memo
-    });
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
     let texts = if scope.lean {
@@ -131,15 +123,18 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
 }
 
 /// Read and parse every content file, a file at a time per thread, keeping the text of the
-/// articles only (link inference matches them); what the link stage checks of an entry was
-/// taken out at parse time. Returns the files kept and the catalog.
+/// articles only (link inference matches them) and of each entry what a lean build keeps
+/// (`parse::lean`); what the link stage checks of an entry was taken out at parse time, and
+/// the code blocks are counted in `repeated` before they go. Returns the files kept and the
+/// catalog.
 fn load_and_parse(
     root: &Path,
     cfg: &Config,
+    repeated: &super::repeated::Repeated<'_>,
     diags: &mut Diagnostics,
 ) -> Result<(Vec<SourceFile>, Catalog)> {
     use crate::core::model::PageKind;
-    use crate::parse::Done;
+    use crate::parse::{Done, Parsed};
     use rayon::prelude::*;
     let paths = crate::load::content_paths(root)?;
     let timeout = cfg.verify.timeout_s;
@@ -150,7 +145,16 @@ fn load_and_parse(
                 Ok(f) => f,
                 Err(d) => return Ok(Err(d)),
             };
-            let done = Done::of(&f, crate::parse::parse_file(&f, timeout));
+            let (mut parsed, d) = crate::parse::parse_file(&f, timeout);
+            match &mut parsed {
+                Parsed::Entry(e) => {
+                    repeated.count(&e.snippets);
+                    crate::parse::lean::entry(e);
+                }
+                Parsed::Article(a) => repeated.count(&a.snippets),
+                Parsed::Failed => {}
+            }
+            let done = Done::of(&f, (parsed, d));
             Ok(Ok((done, (f.kind == PageKind::Article).then_some(f))))
         })
         .collect();

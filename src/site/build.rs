@@ -156,30 +156,46 @@ fn render_into(
         }
     };
     // The search index needs only the model and the graph: it is built while the pages render,
-    // so that its serial parts run beside them rather than after.
+    // so that its serial parts run beside them rather than after, and written as soon as it is
+    // made, so that memory does not hold it to the end.
     let (rendered, search) = rayon::join(
         || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
-        || {
+        || -> Result<usize> {
             let _t = crate::core::timings::stage("  search");
-            crate::search::output_files(cat, &analysis.graph, cfg, offline)
+            let files = crate::search::output_files(cat, &analysis.graph, cfg, offline)?;
+            for f in &files {
+                stage.write(&f.path, &f.bytes)?;
+            }
+            Ok(files.len())
         },
     );
     let (paths, mut files) = rendered?;
-    let search = search?;
+    files += search?;
     drop(t);
 
-    // Feeds, search index, theme and site files.
+    // Feeds, theme and site files; each catalog-wide file written before the next is made.
     let t = crate::core::timings::stage("index");
-    let want = Wanted {
-        search: false,
-        ..Wanted::ALL
-    };
-    let mut extra = catalog_files(cfg, &resolver, &paths, offline, want)?;
-    extra.extend(search);
-    for f in &extra {
-        stage.write(&f.path, &f.bytes)?;
+    let each = [
+        Wanted {
+            catalog: true,
+            ..Wanted::NONE
+        },
+        Wanted {
+            links: true,
+            ..Wanted::NONE
+        },
+        Wanted {
+            sitemap: true,
+            feed: true,
+            ..Wanted::NONE
+        },
+    ];
+    for want in each {
+        for f in catalog_files(cfg, &resolver, &paths, offline, want)? {
+            stage.write(&f.path, &f.bytes)?;
+            files += 1;
+        }
     }
-    files += extra.len();
     for (rel, bytes) in &r.theme_files {
         stage.write(&format!("theme/{rel}"), bytes)?;
     }
@@ -359,6 +375,13 @@ impl Wanted {
         sitemap: true,
         feed: true,
         search: true,
+    };
+    const NONE: Wanted = Wanted {
+        catalog: false,
+        links: false,
+        sitemap: false,
+        feed: false,
+        search: false,
     };
 }
 

@@ -10,6 +10,7 @@ mod external;
 mod internal;
 mod query;
 mod rebuild;
+mod repeated;
 mod reread;
 
 pub use analysis::{analyse, analyse_with, Analysis, Scope};
