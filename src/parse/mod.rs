@@ -59,6 +59,17 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
     (p.unwrap_or(Parsed::Failed), d)
 }
 
+/// An entry's whole model from its file, for a page rendered once: what `parse_file` gives of
+/// it but its diagnostics (reported when it was first parsed) and the cuts to length.
+pub(crate) fn entry_whole(f: &SourceFile, default_timeout: u64) -> Option<Entry> {
+    entry::parse(
+        &f.path,
+        &f.text,
+        default_timeout,
+        &mut Diagnostics::default(),
+    )
+}
+
 /// Parse every file; duplicate IDs are reported here, where all files are known.
 pub(crate) fn parse_all(
     files: &[SourceFile],

@@ -2,7 +2,7 @@
 //! `check`, `search`, `verify` and `build` all start here.
 
 use crate::core::config::Config;
-use crate::core::diag::Diagnostics;
+use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::error::Result;
 use crate::core::model::Catalog;
 use crate::link::Graph;
@@ -138,7 +138,9 @@ fn load_and_parse(
     use rayon::prelude::*;
     let paths = crate::load::content_paths(root)?;
     let timeout = cfg.verify.timeout_s;
-    let read: Vec<Result<Result<(Done, Option<SourceFile>), _>>> = paths
+    // Each file: its parse and, for an article, the file kept; or why it could not be read.
+    type Read = Result<std::result::Result<(Done, Option<SourceFile>), Diagnostic>>;
+    let read: Vec<Read> = paths
         .par_iter()
         .map(|(kind, rel)| {
             let f = match crate::load::read_one(root, *kind, rel)? {

@@ -155,18 +155,22 @@ fn render_into(
             );
         }
     };
-    // The search index needs only the model and the graph. It is made, written and gone before
-    // the pages render: made beside them, its working set and theirs were in memory together.
-    let search = {
-        let _t = crate::core::timings::stage("  search");
-        let made = crate::search::output_files(cat, &analysis.graph, cfg, offline)?;
-        for f in &made {
-            stage.write(&f.path, &f.bytes)?;
-        }
-        made.len()
-    };
-    let (paths, mut files) = render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell)?;
-    files += search;
+    // The search index needs only the model and the graph: it is built while the pages render,
+    // so that its serial parts run beside them rather than after, and written as soon as it is
+    // made, so that memory does not hold it to the end.
+    let (rendered, search) = rayon::join(
+        || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
+        || -> Result<usize> {
+            let _t = crate::core::timings::stage("  search");
+            let made = crate::search::output_files(cat, &analysis.graph, cfg, offline)?;
+            for f in &made {
+                stage.write(&f.path, &f.bytes)?;
+            }
+            Ok(made.len())
+        },
+    );
+    let (paths, mut files) = rendered?;
+    files += search?;
     drop(t);
 
     // Feeds, theme and site files; each catalog-wide file written before the next is made.

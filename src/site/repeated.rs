@@ -7,14 +7,19 @@
 use crate::core::model::Snippet;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::Mutex;
 
-/// Blocks seen so far (by hash of language and code) and the repeated ones' text.
+/// Blocks seen so far, by hash of language and code: whether seen again.
+type Seen = HashMap<u64, bool>;
+/// The repeated blocks' language and code.
+type Texts = Vec<(String, String)>;
+
+/// Blocks seen so far and the repeated ones' text.
 pub(super) struct Repeated<'c> {
     default_lang: &'c str,
     hasher: std::collections::hash_map::RandomState,
-    seen: Mutex<(HashMap<u64, bool>, Vec<(String, String)>)>,
+    seen: Mutex<(Seen, Texts)>,
 }
 
 impl<'c> Repeated<'c> {
@@ -40,9 +45,7 @@ impl<'c> Repeated<'c> {
                 } else {
                     &s.lang
                 };
-                let mut h = self.hasher.build_hasher();
-                (lang, s.shown()).hash(&mut h);
-                (lang, s.shown(), h.finish())
+                (lang, s.shown(), self.hasher.hash_one((lang, s.shown())))
             })
             .collect();
         let Ok(mut seen) = self.seen.lock() else {

@@ -8,7 +8,6 @@ use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::model::{Catalog, Entry, PageKind};
 use crate::link::{Graph, Node};
-use crate::parse::Parsed;
 use std::path::Path;
 
 /// `e` as its file gives it now, whole.
@@ -20,8 +19,8 @@ pub(super) fn entry(root: &Path, cfg: &Config, e: &Entry) -> Result<Box<Entry>> 
         ))
     };
     let file = crate::load::read_one(root, PageKind::Entry, &e.source)?.map_err(|_| changed())?;
-    match crate::parse::parse_file(&file, cfg.verify.timeout_s).0 {
-        Parsed::Entry(whole) if whole.id == e.id => Ok(whole),
+    match crate::parse::entry_whole(&file, cfg.verify.timeout_s) {
+        Some(whole) if whole.id == e.id => Ok(Box::new(whole)),
         _ => Err(changed()),
     }
 }
