@@ -108,8 +108,8 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
     };
     drop((t, texts));
     if scope.lean {
-        // The pages whose code blocks other pages show as examples keep their whole model.
-        super::reread::restore_examples(root, cfg, &mut catalog, &graph)?;
+        // The entries whose parts other pages show keep their whole model.
+        super::reread::restore_linked(root, cfg, &mut catalog, &graph)?;
     }
     diags.sort();
     Ok(Analysis {

@@ -25,9 +25,10 @@ pub(super) fn entry(root: &Path, cfg: &Config, e: &Entry) -> Result<Box<Entry>> 
     }
 }
 
-/// Make whole again the entries whose code blocks other pages show (the ends of links from
-/// their blocks): their code is read from the catalog, not from their own page.
-pub(super) fn restore_examples(
+/// Make whole again the entries whose parts other pages show: an entry whose code block is
+/// an end of a link (shown as an example elsewhere), and an entry whose workaround or dead end
+/// is (a code block elsewhere flagged with what that part's own runs say).
+pub(super) fn restore_linked(
     root: &Path,
     cfg: &Config,
     catalog: &mut Catalog,
@@ -39,6 +40,7 @@ pub(super) fn restore_examples(
         .flat_map(|l| [&l.from, &l.to])
         .filter_map(|n| match n {
             Node::Snippet { page, .. } if page.kind == PageKind::Entry => Some(page.id.as_str()),
+            Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => Some(entry.as_str()),
             _ => None,
         })
         .collect();
