@@ -101,6 +101,13 @@ impl<'a> Page<'a> {
             Page::Article(a) => &a.source,
         }
     }
+    /// The body's links that may name other content (`Entry::content_links`).
+    pub fn content_links(self) -> &'a [ContentLink] {
+        match self {
+            Page::Entry(e) => &e.content_links,
+            Page::Article(a) => &a.content_links,
+        }
+    }
     pub fn snippets(self) -> &'a [Snippet] {
         match self {
             Page::Entry(e) => &e.snippets,
@@ -151,6 +158,21 @@ pub struct Entry {
     pub draft: bool,
     /// Every fenced code block of the entry, in document order.
     pub snippets: Vec<Snippet>,
+    /// The body's Markdown links that may name other content, with where they are written:
+    /// what the link stage checks, so that it needs no source text.
+    #[serde(skip)]
+    pub content_links: Vec<ContentLink>,
+}
+
+/// A Markdown link (or image) whose destination may name other content (`@/...`, a relative
+/// `.md` path), as written, with the byte span the link stage reports it at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentLink {
+    /// The destination as written (entities and escapes resolved).
+    pub dest: Box<str>,
+    /// Byte offset in the file of the destination (of the whole link when it is not written out).
+    pub at: usize,
+    pub len: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -227,6 +249,9 @@ pub struct Article {
     /// 1-based line in the file where `body` starts, so body offsets map back to file lines.
     pub body_line: usize,
     pub snippets: Vec<Snippet>,
+    /// As `Entry::content_links`.
+    #[serde(skip)]
+    pub content_links: Vec<ContentLink>,
 }
 
 /// A fenced code block, with its run attributes when its info string asks for a run.

@@ -8,7 +8,6 @@ use super::{Link, LinkKind, Node, Origin};
 use crate::core::diag::{did_you_mean, Code, Diagnostic, Diagnostics};
 use crate::core::model::{Catalog, LinkOverrides, Page};
 use crate::load::SourceFile;
-use pulldown_cmark::{Event, Parser, Tag};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -147,28 +146,14 @@ pub(crate) fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usi
 
 /// End of the leading `---` block (0 when there is none).
 pub(crate) fn front_matter_end(src: &str) -> usize {
-    let first_end = src.find('\n').unwrap_or(src.len());
-    if src[..first_end].trim_end() != "---" {
-        return 0;
-    }
-    let mut pos = first_end + 1;
-    while pos < src.len() {
-        let end = src[pos..].find('\n').map(|i| pos + i).unwrap_or(src.len());
-        let line = src[pos..end].trim_end();
-        if line == "---" || line == "..." {
-            return (end + 1).min(src.len());
-        }
-        pos = end + 1;
-    }
-    0
+    crate::parse::links::front_matter_end(src)
 }
 
 /// The explicit links of the catalog; every broken reference becomes an `E-link` diagnostic.
-pub(crate) fn check(catalog: &Catalog, files: &[SourceFile], diags: &mut Diagnostics) -> Vec<Link> {
-    let by_path = texts(files);
+pub(crate) fn check(catalog: &Catalog, texts: &Texts<'_>, diags: &mut Diagnostics) -> Vec<Link> {
     let mut out = Vec::new();
     for page in pages(catalog) {
-        out.extend(check_page(catalog, &by_path, page, diags));
+        out.extend(check_page(catalog, texts, page, diags));
     }
     dedup(&mut out);
     out
@@ -180,9 +165,54 @@ pub(crate) fn pages(catalog: &Catalog) -> impl Iterator<Item = Page<'_>> + '_ {
     (catalog.articles.iter().map(Page::Article)).chain(catalog.entries.iter().map(Page::Entry))
 }
 
-/// The content files' texts by path.
-pub(crate) fn texts(files: &[SourceFile]) -> HashMap<&Path, &Arc<str>> {
-    files.iter().map(|f| (f.path.as_path(), &f.text)).collect()
+/// The content files' texts by path, for diagnostics only: what is checked was taken out of the
+/// text at parse time (`Entry::content_links`, the front matter's lists).
+pub(crate) struct Texts<'a> {
+    kept: HashMap<&'a Path, &'a Arc<str>>,
+    /// Where to read a file again that is not kept (a build drops the texts after parse).
+    root: Option<&'a Path>,
+}
+
+/// The texts of `files`, each file's text there.
+pub(crate) fn texts(files: &[SourceFile]) -> Texts<'_> {
+    texts_or_read(files, None)
+}
+
+/// The texts of some of the files only (serve checks an edit's pages against their own texts).
+pub(crate) fn texts_of<'a>(files: impl Iterator<Item = &'a SourceFile>) -> Texts<'a> {
+    Texts {
+        kept: files.map(|f| (f.path.as_path(), &f.text)).collect(),
+        root: None,
+    }
+}
+
+/// The texts of `files`; a file not among them is read again under `root` when a diagnostic
+/// needs its text.
+pub(crate) fn texts_or_read<'a>(files: &'a [SourceFile], root: Option<&'a Path>) -> Texts<'a> {
+    Texts {
+        kept: files.iter().map(|f| (f.path.as_path(), &f.text)).collect(),
+        root,
+    }
+}
+
+impl Texts<'_> {
+    /// The text of the file at `path` (relative to the site root); empty when it is neither kept
+    /// nor readable as text any more (the diagnostic then points at its start).
+    fn text(&self, path: &Path) -> Arc<str> {
+        if let Some(t) = self.kept.get(path) {
+            return Arc::clone(t);
+        }
+        let read = self.root.and_then(|root| {
+            let bytes = std::fs::read(root.join(path)).ok()?;
+            crate::load::check_text(path, bytes).ok()
+        });
+        read.unwrap_or_else(|| Arc::from(""))
+    }
+
+    /// Whether the file at `path` is known: kept, or to be read again.
+    fn has(&self, path: &Path) -> bool {
+        self.root.is_some() || self.kept.contains_key(path)
+    }
 }
 
 /// The explicit links of one page (before `dedup`), its broken references in `diags`. Besides the
@@ -190,16 +220,16 @@ pub(crate) fn texts(files: &[SourceFile]) -> HashMap<&Path, &Arc<str>> {
 /// the numbers of entries' workarounds and dead ends (see `live::shape`).
 pub(crate) fn check_page(
     catalog: &Catalog,
-    by_path: &HashMap<&Path, &Arc<str>>,
+    texts: &Texts<'_>,
     page: Page<'_>,
     diags: &mut Diagnostics,
 ) -> Vec<Link> {
-    let Some(&src) = by_path.get(page.source()) else {
+    if !texts.has(page.source()) {
         return Vec::new();
-    };
+    }
     let at = Source {
         path: page.source(),
-        src,
+        texts,
     };
     let mut out = Vec::new();
     match page {
@@ -236,7 +266,7 @@ pub(crate) fn check_page(
             overrides(catalog, at, &e.links, diags);
         }
     }
-    markdown_links(catalog, at, diags);
+    markdown_links(catalog, at, page, diags);
     out
 }
 
@@ -257,19 +287,20 @@ pub(crate) fn dedup(links: &mut Vec<Link>) {
     });
 }
 
-/// A content file being checked: its path and text, for diagnostics.
+/// A content file being checked: its path, and where its text is for diagnostics.
 #[derive(Clone, Copy)]
 struct Source<'a> {
     path: &'a Path,
-    src: &'a Arc<str>,
+    texts: &'a Texts<'a>,
 }
 
 impl Source<'_> {
     /// `E-link` at the front matter item `id` under `key:`, which names no entry.
     fn no_such_entry(self, catalog: &Catalog, key: &str, id: &str) -> Diagnostic {
-        let (o, l) = front_value_span(self.src, key, id);
+        let src = self.texts.text(self.path);
+        let (o, l) = front_value_span(&src, key, id);
         let msg = format!("`{key}:` names `{id}`, which is no entry of the catalog");
-        let d = Diagnostic::at(Code::Link, self.path, self.src, o, l, msg).label("no such entry");
+        let d = Diagnostic::at(Code::Link, self.path, &src, o, l, msg).label("no such entry");
         let entry_ids = catalog.entries.iter().map(|e| e.id.as_str());
         match hint(&did_you_mean(&content_id(id), entry_ids)) {
             Some(h) => d.hint(h),
@@ -279,9 +310,10 @@ impl Source<'_> {
 
     /// The entry's `related:` item `id` names the entry itself.
     fn self_related(self, id: &str) -> Diagnostic {
-        let (o, l) = front_value_span(self.src, "related", id);
+        let src = self.texts.text(self.path);
+        let (o, l) = front_value_span(&src, "related", id);
         let msg = "an entry is not related to itself";
-        Diagnostic::at(Code::SelfRelated, self.path, self.src, o, l, msg).hint("remove this item")
+        Diagnostic::at(Code::SelfRelated, self.path, &src, o, l, msg).hint("remove this item")
     }
 }
 
@@ -290,10 +322,11 @@ fn overrides(catalog: &Catalog, at: Source<'_>, links: &LinkOverrides, diags: &m
     for (which, items) in [("confirm", &links.confirm), ("reject", &links.reject)] {
         for raw in items.iter().filter(|r| !names_unparsed(catalog, r)) {
             if let Err((msg, hint)) = parse_key(catalog, raw) {
-                let (o, l) = front_value_span(at.src, "links", raw);
+                let src = at.texts.text(at.path);
+                let (o, l) = front_value_span(&src, "links", raw);
                 let msg = format!("`links: {which}` item `{raw}`: {msg}");
-                let d = Diagnostic::at(Code::Link, at.path, at.src, o, l, msg)
-                    .label("broken reference");
+                let d =
+                    Diagnostic::at(Code::Link, at.path, &src, o, l, msg).label("broken reference");
                 diags.push(match hint {
                     Some(h) => d.hint(h),
                     None => d,
@@ -311,44 +344,21 @@ fn names_unparsed(catalog: &Catalog, raw: &str) -> bool {
 }
 
 /// Markdown links to content: `@/...` and relative `.md` links must name something that exists.
-fn markdown_links(catalog: &Catalog, at: Source<'_>, diags: &mut Diagnostics) {
-    let start = front_matter_end(at.src);
-    let body = &at.src[start..];
-    if !body.contains("@/") && !body.contains(".md") {
-        return;
-    }
-    for (ev, range) in
-        Parser::new_ext(body, crate::parse::snippet::markdown_options()).into_offset_iter()
-    {
-        let dest = match ev {
-            Event::Start(Tag::Link { dest_url, .. })
-            | Event::Start(Tag::Image { dest_url, .. }) => dest_url.to_string(),
-            _ => continue,
-        };
+fn markdown_links(catalog: &Catalog, at: Source<'_>, page: Page<'_>, diags: &mut Diagnostics) {
+    for l in page.content_links() {
+        let dest = &*l.dest;
         let wanted = if dest.starts_with("@/") {
-            dest.clone()
-        } else if let Some(rel) = relative_target(at.path, &dest) {
+            dest.to_string()
+        } else if let Some(rel) = relative_target(at.path, dest) {
             rel
         } else {
             continue;
         };
         let unparsed = catalog.is_unparsed(&content_id(&wanted));
-        if unparsed || resolve_href_from(catalog, at.path, &dest).is_some() {
+        if unparsed || resolve_href_from(catalog, at.path, dest).is_some() {
             continue;
         }
-        let seg = &body[range.clone()];
-        let (o, len) = match seg.find(&dest) {
-            Some(i) => (i, dest.len()),
-            None => (0, seg.len()),
-        };
-        diags.push(broken_link(
-            catalog,
-            at,
-            start + range.start + o,
-            len,
-            &dest,
-            &wanted,
-        ));
+        diags.push(broken_link(catalog, at, l.at, l.len, dest, &wanted));
     }
 }
 
@@ -375,7 +385,8 @@ fn broken_link(
         None => "link to content as `@/errors/<domain>/<slug>.md` or `@/articles/<id>.md`".into(),
     };
     let msg = format!("the link `{dest}` points to no entry or article");
-    Diagnostic::at(Code::Link, at.path, at.src, offset, len, msg)
+    let src = at.texts.text(at.path);
+    Diagnostic::at(Code::Link, at.path, &src, offset, len, msg)
         .label("broken link")
         .hint(h)
 }

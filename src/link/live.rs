@@ -241,7 +241,7 @@ impl LinkState {
         self.stale = true;
     }
 
-    fn check_page(&mut self, catalog: &Catalog, texts: &HashMap<&Path, &Arc<str>>, page: Page<'_>) {
+    fn check_page(&mut self, catalog: &Catalog, texts: &explicit::Texts<'_>, page: Page<'_>) {
         let mut d = Diagnostics::default();
         let links = explicit::check_page(catalog, texts, page, &mut d);
         self.explicit.insert(page.reference(), (links, d.items));
@@ -264,10 +264,8 @@ impl LinkState {
             .filter_map(|p| catalog.page(p))
             .map(|p| p.source())
             .collect();
-        let texts: HashMap<&Path, &Arc<str>> = (files.iter())
-            .filter(|f| sources.contains(&f.path.as_path()))
-            .map(|f| (f.path.as_path(), &f.text))
-            .collect();
+        let texts =
+            explicit::texts_of(files.iter().filter(|f| sources.contains(&f.path.as_path())));
         for p in changed.touched {
             let old = self.explicit.remove(p);
             if let Some(page) = catalog.page(p) {

@@ -55,6 +55,9 @@ const ARTICLES_PER_THREAD: usize = 2;
 ///
 /// `keep_review`: keep the candidates left out (`Graph::review`, for `check --links`); a build
 /// has no use for them, and on a large catalog they are most of the graph's memory.
+///
+/// Every file's text at hand: the tests' way in; `site` calls `link_from`.
+#[cfg(test)]
 pub(crate) fn link_with(
     catalog: &Catalog,
     files: &[SourceFile],
@@ -64,11 +67,45 @@ pub(crate) fn link_with(
     keep_review: bool,
     diags: &mut Diagnostics,
 ) -> Graph {
+    let texts = explicit::texts(files);
+    let how = How {
+        cfg,
+        infer,
+        records,
+        keep_review,
+    };
+    link_from(catalog, files, &texts, how, diags)
+}
+
+/// How `link_from` draws the graph: `link_with`'s arguments beside the catalog and its texts.
+pub(crate) struct How<'a> {
+    pub(crate) cfg: &'a Config,
+    pub(crate) infer: bool,
+    pub(crate) records: Option<&'a RecordSet>,
+    pub(crate) keep_review: bool,
+}
+
+/// `link_with`, where `files` need hold only the articles (what inference matches) and `texts`
+/// says where the other files' texts are read again should a diagnostic need one: a build
+/// drops the entries' texts after parse.
+pub(crate) fn link_from(
+    catalog: &Catalog,
+    files: &[SourceFile],
+    texts: &explicit::Texts<'_>,
+    how: How<'_>,
+    diags: &mut Diagnostics,
+) -> Graph {
+    let How {
+        cfg,
+        infer,
+        records,
+        keep_review,
+    } = how;
     let threshold = cfg.link.threshold;
     let mut g = Graph::default();
     g.threshold = threshold;
     let decide = Decisions::new(catalog);
-    let mut links = explicit::check(catalog, files, diags);
+    let mut links = explicit::check(catalog, texts, diags);
 
     // Article <-> entry, entry <-> entry. The articles' candidates, most of them far below the
     // threshold, are decided a batch at a time so that memory holds one batch of them.

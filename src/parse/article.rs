@@ -84,6 +84,7 @@ pub(crate) fn parse(
         body: body.to_string(),
         body_line,
         snippets,
+        content_links: Vec::new(),
     })
 }
 

@@ -7,6 +7,8 @@ pub(crate) mod article;
 mod compact;
 pub(crate) mod entry;
 pub(crate) mod frontmatter;
+pub(crate) mod lean;
+pub(crate) mod links;
 pub(crate) mod placeholders;
 pub(crate) mod snippet;
 pub(crate) mod yaml;
@@ -41,11 +43,13 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
     let mut d = Diagnostics::default();
     let p = match f.kind {
         PageKind::Entry => entry::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut e| {
+            e.content_links = links::content_links(&f.text);
             compact::entry(&mut e);
             Parsed::Entry(Box::new(e))
         }),
         PageKind::Article => {
             article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
+                a.content_links = links::content_links(&f.text);
                 compact::article(&mut a);
                 Parsed::Article(Box::new(a))
             })
@@ -55,38 +59,89 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
     (p.unwrap_or(Parsed::Failed), d)
 }
 
+/// An entry's whole model from its file, for a page rendered once: what `parse_file` gives of
+/// it but its diagnostics (reported when it was first parsed) and the cuts to length.
+pub(crate) fn entry_whole(f: &SourceFile, default_timeout: u64) -> Option<Entry> {
+    entry::parse(
+        &f.path,
+        &f.text,
+        default_timeout,
+        &mut Diagnostics::default(),
+    )
+}
+
 /// Parse every file; duplicate IDs are reported here, where all files are known.
 pub(crate) fn parse_all(
     files: &[SourceFile],
     default_timeout: u64,
     diags: &mut Diagnostics,
 ) -> Catalog {
-    let results: Vec<(Parsed, Diagnostics)> = files
+    let results: Vec<Done> = files
         .par_iter()
-        .map(|f| parse_file(f, default_timeout))
+        .map(|f| Done::of(f, parse_file(f, default_timeout)))
         .collect();
+    let text_of = |p: &Path| files.iter().find(|f| f.path == p).cloned();
+    catalog_of(results, &text_of, diags)
+}
+
+/// One file parsed, with what the catalog needs of the file afterwards (not its text).
+pub(crate) struct Done {
+    parsed: Parsed,
+    diags: Diagnostics,
+    /// The page the file is by its path, for a file that did not parse.
+    unparsed: Option<crate::core::model::PageRef>,
+}
+
+impl Done {
+    /// `f`'s parse result.
+    pub(crate) fn of(f: &SourceFile, (parsed, diags): (Parsed, Diagnostics)) -> Done {
+        let unparsed = match parsed {
+            Parsed::Failed => page_of_path(f),
+            _ => None,
+        };
+        Done {
+            parsed,
+            diags,
+            unparsed,
+        }
+    }
+}
+
+/// The catalog of the files' parse results, in path order; `text_of` gives a file again (its
+/// text, for the diagnostic of a duplicate ID).
+pub(crate) fn catalog_of(
+    results: Vec<Done>,
+    text_of: &dyn Fn(&Path) -> Option<SourceFile>,
+    diags: &mut Diagnostics,
+) -> Catalog {
     let mut cat = Catalog::default();
-    let entries = results.iter().filter(|r| matches!(r.0, Parsed::Entry(_)));
+    let entries = results
+        .iter()
+        .filter(|r| matches!(r.parsed, Parsed::Entry(_)));
     cat.entries.reserve_exact(entries.count());
-    for ((p, d), f) in results.into_iter().zip(files) {
-        diags.extend(d.items);
-        match p {
+    for done in results {
+        diags.extend(done.diags.items);
+        match done.parsed {
             Parsed::Entry(e) => cat.entries.push(*e),
             Parsed::Article(a) => cat.articles.push(*a),
-            Parsed::Failed => cat.unparsed.extend(page_of_path(f)),
+            Parsed::Failed => cat.unparsed.extend(done.unparsed),
         }
     }
     cat.sort();
-    check_duplicates(&mut cat, files, diags);
+    check_duplicates(&mut cat, text_of, diags);
     cat
 }
 
 /// Two files claiming one ID: the later (by path) is an error pointing at the first, and only
 /// the first is kept.
-fn check_duplicates(cat: &mut Catalog, files: &[SourceFile], diags: &mut Diagnostics) {
+fn check_duplicates(
+    cat: &mut Catalog,
+    text_of: &dyn Fn(&Path) -> Option<SourceFile>,
+    diags: &mut Diagnostics,
+) {
     let mut report = |id: &str, first: &Path, second: &Path| {
-        if let Some(f) = files.iter().find(|f| f.path == second) {
-            diags.push(duplicate_id(f, id, first));
+        if let Some(f) = text_of(second) {
+            diags.push(duplicate_id(&f, id, first));
         }
     };
     drop_repeats(&mut cat.entries, |e| (&e.id, &e.source), &mut report);

@@ -5,6 +5,7 @@ use super::analysis::{analyse_with, Analysis, Scope};
 use crate::core::config::{Config, EntryJson};
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
+use crate::core::model::Entry;
 use crate::core::output::OutFile;
 use crate::records::RecordSet;
 use crate::render::Renderer;
@@ -80,6 +81,7 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             // shows); a build only needs the links drawn.
             review: false,
             live: keep,
+            lean: !keep,
         };
         let mut analysis = analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {
@@ -89,13 +91,13 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             });
         }
         if !keep {
-            // Rendering reads the model, not the sources: free their text (a tenth of the
-            // memory on large catalogs).
+            // Rendering reads the model, not the sources: free the articles' texts too.
             analysis.files = Vec::new();
         }
         let records = RecordSet::load(root, cfg)?;
         let stage = crate::write::Staging::new(&opts.dest)?;
-        let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep);
+        let memo = analysis.highlights.take();
+        let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep, memo);
         let (pages, files, search) = match render {
             Ok(counts) => counts,
             Err(e) => {
@@ -126,6 +128,10 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
 
 /// Render every page and file of the site into `stage`; returns (pages, files) and, with
 /// `keep`, the search index as `serve` keeps it (made instead of the plain one: the same files).
+/// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`); with it, each
+/// entry's page is rendered from its file read again (`reread`), as the analysis kept only part
+/// of it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn render_into(
     root: &Path,
     cfg: &Config,
@@ -134,12 +140,17 @@ pub(super) fn render_into(
     opts: &BuildOptions,
     stage: &crate::write::Staging,
     keep: bool,
+    memo: Option<crate::render::highlight::Memo>,
 ) -> Result<(usize, usize, Option<crate::search::LiveIndex>)> {
     let offline = opts.offline;
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
     let mut r = Renderer::new(root, cfg, cat, offline)?;
-    r.highlights = crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang);
+    let reread = memo.is_some().then_some(root);
+    r.highlights = match memo {
+        Some(m) => m,
+        None => crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang),
+    };
     let resolver = Resolver::new(cat, &analysis.graph, records);
     let jobs = jobs(cat, r.lists.pages.len());
     let mode = cfg.build.entry_json;
@@ -153,37 +164,57 @@ pub(super) fn render_into(
         }
     };
     // The search index needs only the model and the graph: it is built while the pages render,
-    // so that its serial parts run beside them rather than after.
+    // so that its serial parts run beside them rather than after, and written as soon as it is
+    // made, so that memory does not hold it to the end.
     let (rendered, search) = rayon::join(
-        || render_groups(&r, &resolver, stage, &jobs, mode, &tell),
-        || {
+        || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
+        || -> Result<(usize, Option<crate::search::LiveIndex>)> {
             let _t = crate::core::timings::stage("  search");
-            if keep {
+            let (made, kept) = if keep {
                 let weak = cfg.search.weak_score;
                 let (ix, files) =
                     crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
-                Ok((files.write, Some(ix)))
+                (files.write, Some(ix))
             } else {
-                crate::search::output_files(cat, &analysis.graph, cfg, offline).map(|f| (f, None))
+                (
+                    crate::search::output_files(cat, &analysis.graph, cfg, offline)?,
+                    None,
+                )
+            };
+            for f in &made {
+                stage.write(&f.path, &f.bytes)?;
             }
+            Ok((made.len(), kept))
         },
     );
     let (paths, mut files) = rendered?;
-    let (search, kept) = search?;
+    let (written, kept) = search?;
+    files += written;
     drop(t);
 
-    // Feeds, search index, theme and site files.
+    // Feeds, theme and site files; each catalog-wide file written before the next is made.
     let t = crate::core::timings::stage("index");
-    let want = Wanted {
-        search: false,
-        ..Wanted::ALL
-    };
-    let mut extra = catalog_files(cfg, &resolver, &paths, offline, want)?;
-    extra.extend(search);
-    for f in &extra {
-        stage.write(&f.path, &f.bytes)?;
+    let each = [
+        Wanted {
+            catalog: true,
+            ..Wanted::NONE
+        },
+        Wanted {
+            links: true,
+            ..Wanted::NONE
+        },
+        Wanted {
+            sitemap: true,
+            feed: true,
+            ..Wanted::NONE
+        },
+    ];
+    for want in each {
+        for f in catalog_files(cfg, &resolver, &paths, offline, want)? {
+            stage.write(&f.path, &f.bytes)?;
+            files += 1;
+        }
     }
-    files += extra.len();
     for (rel, bytes) in &r.theme_files {
         stage.write(&format!("theme/{rel}"), bytes)?;
     }
@@ -194,12 +225,13 @@ pub(super) fn render_into(
 }
 
 /// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as
-/// `mode` asks; returns each page's site path and the number of files written.
+/// `mode` asks; returns each page's site path and the number of files written. `reread`: the
+/// site root when each entry is to be read again whole (`reread::entry`) to render it.
 fn render_groups(
     r: &Renderer<'_>,
     resolver: &Resolver<'_>,
     stage: &crate::write::Staging,
-    jobs: &[Job],
+    (jobs, reread): (&[Job], Option<&Path>),
     mode: EntryJson,
     tell: &(dyn Fn() + Sync),
 ) -> Result<(Vec<String>, usize)> {
@@ -213,7 +245,13 @@ fn render_groups(
         let outs: Vec<(String, Option<Vec<u8>>)> = group
             .par_iter()
             .map(|j| {
-                let out = run_job(r, resolver, j)?;
+                let out = match (*j, reread) {
+                    (Job::Entry(i), Some(root)) => {
+                        let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
+                        entry_job(r, *resolver, &whole)?
+                    }
+                    _ => run_job(r, resolver, j)?,
+                };
                 stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
                 let json = match (*j, out.json) {
                     (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
@@ -307,16 +345,7 @@ pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> R
     let cat = resolver.catalog;
     let missing = || crate::core::error::Error::Other(format!("no page for {job:?}"));
     Ok(match *job {
-        Job::Entry(i) => {
-            let e = cat.entries.get(i).ok_or_else(missing)?;
-            let v = resolver.entry(e);
-            let (path, html) = r.entry(&v)?;
-            let json = match r.cfg.build.entry_json {
-                EntryJson::None => None,
-                _ => Some(to_json(&crate::render::api::entry(&v))?),
-            };
-            JobOutput { path, html, json }
-        }
+        Job::Entry(i) => entry_job(r, *resolver, cat.entries.get(i).ok_or_else(missing)?)?,
         Job::Article(i) => {
             let a = cat.articles.get(i).ok_or_else(missing)?;
             let (path, html) = r.article(&resolver.article(a))?;
@@ -337,6 +366,17 @@ pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> R
     })
 }
 
+/// An entry's page (and its JSON when the site has entry JSON), from its view.
+fn entry_job<'a>(r: &Renderer<'_>, resolver: Resolver<'a>, e: &'a Entry) -> Result<JobOutput> {
+    let v = resolver.entry(e);
+    let (path, html) = r.entry(&v)?;
+    let json = match r.cfg.build.entry_json {
+        EntryJson::None => None,
+        _ => Some(to_json(&crate::render::api::entry(&v))?),
+    };
+    Ok(JobOutput { path, html, json })
+}
+
 /// Which catalog-wide files to make (a full build makes all; an incremental one what changed).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Wanted {
@@ -354,6 +394,13 @@ impl Wanted {
         sitemap: true,
         feed: true,
         search: true,
+    };
+    const NONE: Wanted = Wanted {
+        catalog: false,
+        links: false,
+        sitemap: false,
+        feed: false,
+        search: false,
     };
 }
 
@@ -394,6 +441,10 @@ pub(super) fn catalog_files(
 }
 
 /// Compact JSON: the API is for programs, and a tenth of a large site's bytes were indentation.
+/// Cut to its length: a domain's entries' JSON is held until its file is made.
 pub(super) fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
-    serde_json::to_vec(v).map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))
+    let mut out = serde_json::to_vec(v)
+        .map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))?;
+    out.shrink_to_fit();
+    Ok(out)
 }

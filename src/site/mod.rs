@@ -10,6 +10,8 @@ mod external;
 mod internal;
 mod query;
 mod rebuild;
+mod repeated;
+mod reread;
 
 pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport, OnProgress};

@@ -55,6 +55,7 @@ impl Searcher {
             drafts: false,
             review: false,
             live: false,
+            lean: true,
         };
         let analysis = super::analyse_with(root, cfg, scope)?;
         Ok(Searcher {

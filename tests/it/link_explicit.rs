@@ -65,6 +65,33 @@ fn check_reports_every_broken_reference_located() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_cases(&err);
+    assert!(err.contains("check: 6 errors"), "{err}");
+    // The link to an entry that exists is not reported.
+    assert!(!err.contains("`../errors/pytorch/fork-cuda.md`"), "{err}");
+}
+
+/// A build drops each entry's text once parsed: its diagnostics are still located and show
+/// the offending line, as `check`'s.
+#[test]
+fn build_reports_every_broken_reference_located() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = errbook()
+        .arg("--root")
+        .arg(fixture())
+        .args(["build", "-d"])
+        .arg(tmp.path().join("site"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert_cases(&err);
+    assert_eq!(err.matches("error[E-link]").count(), CASES.len(), "{err}");
+}
+
+/// Every case of `CASES` in `err`, with its line shown and its hint.
+fn assert_cases(err: &str) {
     // One block per diagnostic: header line up to the next header.
     let blocks: Vec<&str> = err.split("\nerror[").collect();
     for c in CASES {
@@ -84,9 +111,6 @@ fn check_reports_every_broken_reference_located() {
             c.hint
         );
     }
-    assert!(err.contains("check: 6 errors"), "{err}");
-    // The link to an entry that exists is not reported.
-    assert!(!err.contains("`../errors/pytorch/fork-cuda.md`"), "{err}");
 }
 
 #[test]

@@ -21,6 +21,7 @@ mod init;
 mod injection;
 mod internal_links;
 mod layers;
+mod lean_build;
 mod link_explicit;
 mod link_quality;
 mod markdown_gfm;

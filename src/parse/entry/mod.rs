@@ -177,6 +177,7 @@ pub(crate) fn parse(
         links: front.links,
         draft: front.draft,
         snippets: Vec::new(),
+        content_links: Vec::new(),
     };
     sections::read(&mut cx, it, &mut entry, &title_at);
     // Blocks outside every section's items (e.g. code between workarounds) were placed above;
