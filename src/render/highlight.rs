@@ -9,10 +9,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, LazyLock, OnceLock};
 use syntect::highlighting::{FontStyle, Highlighter, Theme, ThemeSet};
-use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference};
 use syntect::util::LinesWithEndings;
 
-pub(super) static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(SyntaxSet::load_defaults_newlines);
+use super::syntaxes::SYNTAXES;
 
 /// The kinds of token, most specific first: (scope prefix, class, the scope whose colour the
 /// stylesheets give the class). A token takes the kind of its innermost scope that has one.

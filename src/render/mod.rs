@@ -22,6 +22,7 @@ pub(crate) mod runs;
 pub(crate) mod sanitize;
 pub(crate) mod shards;
 pub(crate) mod snippet;
+mod syntaxes;
 pub(crate) mod theme;
 
 use crate::core::config::Config;

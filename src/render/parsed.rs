@@ -9,7 +9,7 @@
 //! The memory is bounded: past `MAX_LINES` remembered lines everything is forgotten and
 //! remembering starts again, so a catalog of a million different lines keeps its memory flat.
 
-use super::highlight::SYNTAXES;
+use super::syntaxes::SYNTAXES;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, LazyLock, Mutex};
