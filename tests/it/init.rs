@@ -6,17 +6,23 @@ use crate::common::files;
 use std::path::Path;
 use std::process::Command;
 
-/// The binary, copied away from the repository, run in `dir`.
+/// The binary, copied away from the repository, run in `dir`. Running a file just written can
+/// fail with "Text file busy" for a moment: a child another test forks in between inherits the
+/// copy's open descriptor until it executes, so that error is waited out.
 fn bare(bin_dir: &Path, dir: &Path, args: &[&str]) -> std::process::Output {
     let bin = bin_dir.join("errbook");
     if !bin.exists() {
         std::fs::copy(env!("CARGO_BIN_EXE_errbook"), &bin).unwrap();
     }
-    Command::new(&bin)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
+    for _ in 0..100 {
+        match Command::new(&bin).current_dir(dir).args(args).output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other.unwrap(),
+        }
+    }
+    panic!("{} stayed busy for 2 s", bin.display());
 }
 
 #[test]
