@@ -12,6 +12,7 @@ use syntect::highlighting::{FontStyle, Highlighter, Theme, ThemeSet};
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference};
 use syntect::util::LinesWithEndings;
 
+use super::escape_into;
 use super::syntaxes::SYNTAXES;
 
 /// The kinds of token, most specific first: (scope prefix, class, the scope whose colour the
@@ -110,10 +111,10 @@ impl Spans {
         match self.class {
             Some(c) => {
                 let _ = write!(self.out, "<b class=\"{c}\">");
-                escape_into(&mut self.out, &self.text);
+                escape_into(&mut self.out, &self.text, false);
                 self.out.push_str("</b>");
             }
-            None => escape_into(&mut self.out, &self.text),
+            None => escape_into(&mut self.out, &self.text, false),
         }
         self.text.clear();
     }
@@ -133,26 +134,8 @@ pub(crate) fn highlight(code: &str, lang: &str) -> String {
 /// attribute, and code holds many (`"cuda"` would be `&quot;cuda&quot;`).
 fn escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + s.len() / 16);
-    escape_into(&mut out, s);
+    escape_into(&mut out, s, false);
     out
-}
-
-/// `escape_text` at the end of `out`: the text between two characters to escape is copied
-/// whole (they are ASCII, so every cut falls between characters).
-fn escape_into(out: &mut String, s: &str) {
-    let mut from = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let entity = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            _ => continue,
-        };
-        out.push_str(&s[from..i]);
-        out.push_str(entity);
-        from = i + 1;
-    }
-    out.push_str(&s[from..]);
 }
 
 fn spans(code: &str, syntax: &SyntaxReference) -> Option<String> {

@@ -185,16 +185,23 @@ impl<'a> Renderer<'a> {
 /// also escapes `/`, which makes every URL unreadable in the source).
 pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    // The text between two characters to escape is copied whole (they are all ASCII, so every
-    // cut falls between characters).
+    escape_into(&mut out, s, true);
+    out
+}
+
+/// `s` escaped at the end of `out`: `&`, `<` and `>`, and with `quotes` also `"` and `'` (what
+/// an attribute needs; code's text needs only the first three). The text between two
+/// characters to escape is copied whole (they are all ASCII, so every cut falls between
+/// characters).
+pub(crate) fn escape_into(out: &mut String, s: &str, quotes: bool) {
     let mut from = 0;
     for (i, b) in s.bytes().enumerate() {
         let entity = match b {
             b'&' => "&amp;",
             b'<' => "&lt;",
             b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
+            b'"' if quotes => "&quot;",
+            b'\'' if quotes => "&#39;",
             _ => continue,
         };
         out.push_str(&s[from..i]);
@@ -202,7 +209,6 @@ pub(crate) fn escape(s: &str) -> String {
         from = i + 1;
     }
     out.push_str(&s[from..]);
-    out
 }
 
 /// The path part of the base URL (`https://x.org/errbook/` -> `/errbook/`).
