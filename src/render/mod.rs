@@ -38,12 +38,35 @@ pub(crate) struct Renderer<'a> {
     /// For content links in Markdown (`@/errors/...`) and the list pages.
     pub catalog: &'a Catalog,
     pub offline: bool,
-    pub tera: tera::Tera,
-    /// The theme's static files (embedded default, overridden by the site's), for `theme/`.
-    pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
+    /// The theme, loaded once (`serve` keeps it between updates).
+    pub look: std::sync::Arc<Look>,
     pub lists: lists::Lists<'a>,
     /// Highlighted code blocks that repeat across pages (empty: highlight every block).
     pub highlights: highlight::Memo,
+}
+
+/// The theme as pages are drawn with it: its templates, parsed, and its static files (embedded
+/// default, overridden by the site's), for `theme/`. It depends on the site's root and
+/// configuration only, so `serve` keeps it until the theme or book.toml changes.
+pub(crate) struct Look {
+    pub tera: tera::Tera,
+    pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+impl Look {
+    pub(crate) fn load(root: &Path, cfg: &Config) -> Result<Look> {
+        let mut theme = theme::Theme::load(root, cfg)?;
+        // The code's colours close the theme's stylesheet: a page links one file.
+        let css = theme.statics.entry("style.css".to_string()).or_default();
+        css.extend_from_slice(highlight::stylesheet()?.as_bytes());
+        let mut tera = theme.tera()?;
+        tera.autoescape_on(vec![".html", ".xml"]);
+        tera.set_escape_fn(escape);
+        Ok(Look {
+            tera,
+            theme_files: theme.statics,
+        })
+    }
 }
 
 /// One page being rendered: the renderer, and where the page is (for relative links).
@@ -107,22 +130,25 @@ impl<'a> Renderer<'a> {
         catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
-        let mut theme = theme::Theme::load(root, cfg)?;
-        // The code's colours close the theme's stylesheet: a page links one file.
-        let css = theme.statics.entry("style.css".to_string()).or_default();
-        css.extend_from_slice(highlight::stylesheet()?.as_bytes());
-        let mut tera = theme.tera()?;
-        tera.autoescape_on(vec![".html", ".xml"]);
-        tera.set_escape_fn(escape);
-        Ok(Renderer {
+        let look = std::sync::Arc::new(Look::load(root, cfg)?);
+        Ok(Renderer::with_look(look, cfg, catalog, offline))
+    }
+
+    /// A renderer with a theme already loaded.
+    pub(crate) fn with_look(
+        look: std::sync::Arc<Look>,
+        cfg: &'a Config,
+        catalog: &'a Catalog,
+        offline: bool,
+    ) -> Renderer<'a> {
+        Renderer {
             cfg,
             catalog,
             offline,
-            tera,
-            theme_files: theme.statics,
+            look,
             lists: lists::Lists::new(catalog),
             highlights: highlight::Memo::default(),
-        })
+        }
     }
 
     pub(crate) fn page_ctx(&'a self, path: String) -> PageCtx<'a> {
@@ -170,7 +196,7 @@ impl<'a> Renderer<'a> {
         ctx.insert("base", &base);
         ctx.insert("root", &root);
         ctx.insert("offline", &self.offline);
-        self.tera.render(page.template, &ctx).map_err(|e| {
+        self.look.tera.render(page.template, &ctx).map_err(|e| {
             Error::Template(format!(
                 "{} ({}): {}",
                 page.template,

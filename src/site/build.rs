@@ -215,10 +215,10 @@ pub(super) fn render_into(
             files += 1;
         }
     }
-    for (rel, bytes) in &r.theme_files {
+    for (rel, bytes) in &r.look.theme_files {
         stage.write(&format!("theme/{rel}"), bytes)?;
     }
-    files += r.theme_files.len();
+    files += r.look.theme_files.len();
     files += stage.copy_tree(&root.join("static"), "")?;
     drop(t);
     Ok((paths.len(), files, kept))

@@ -74,6 +74,9 @@ pub struct Live {
     /// The search index as the site's files hold it, kept so that an update changes only what
     /// an edit touches (`None` after a failed update: the next one makes it whole).
     search: Option<crate::search::LiveIndex>,
+    /// The theme, loaded once: a change of the theme or of book.toml makes a full build, which
+    /// loads it again (`start`).
+    look: std::sync::Arc<crate::render::Look>,
 }
 
 impl Live {
@@ -110,6 +113,7 @@ impl Live {
             let (weak, offline) = (cfg.search.weak_score, opts.offline);
             crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
         });
+        let look = std::sync::Arc::new(crate::render::Look::load(root, &cfg)?);
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -121,6 +125,7 @@ impl Live {
             pending: Vec::new(),
             links,
             search: Some(search),
+            look,
         };
         Ok((live, report, diags))
     }
@@ -228,18 +233,12 @@ impl Live {
         early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
         let (mut next, mut edit) = self.reread(rel)?;
-        // One renderer for the update (the early page and the rest): it reads the theme and
-        // draws the lists from the catalog, which the edit has already changed.
-        let renderer = {
+        // One renderer for the update (the early page and the rest), with the theme kept: it
+        // groups the lists from the catalog, which the edit has already changed.
+        let r = {
             let _t = crate::core::timings::stage("update: renderer");
-            Renderer::new(&self.root, &self.cfg, &next.catalog, self.opts.offline)
-        };
-        let r = match renderer {
-            Ok(r) => r,
-            Err(e) => {
-                self.analysis = edit.revert(next);
-                return Err(e);
-            }
+            let look = self.look.clone();
+            Renderer::with_look(look, &self.cfg, &next.catalog, self.opts.offline)
         };
         let written_early = self.write_early(&r, &next.catalog, &edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
