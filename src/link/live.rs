@@ -338,6 +338,20 @@ impl LinkState {
         changed: &Changed<'_>,
     ) {
         let moved = moved_entries(catalog, changed, infer::keys::same_features);
+        let mut grams: HashSet<u64> = HashSet::new();
+        let mut codes: HashSet<String> = HashSet::new();
+        for e in moved.iter().flat_map(|(o, n)| o.iter().chain(n)) {
+            let (g, c) = infer::keys::entry_keys(e);
+            grams.extend(g);
+            codes.extend(c);
+        }
+        // Of the edited entries' trigrams, those that seed a passage before or after the edit
+        // (`Index::seeds`): the others find nothing either way, and an article that holds
+        // only those finds the same passages as before (every other trigram's postings stay).
+        let seeded_before: HashSet<u64> = match &self.index {
+            Some(ix) => grams.iter().copied().filter(|g| ix.seeds(*g)).collect(),
+            None => grams.clone(),
+        };
         // Entries' positions in the index are their positions in the catalog: one that came or
         // went moves the others, and the index is made again.
         let came_or_went = moved.iter().any(|(o, n)| o.is_none() || n.is_none());
@@ -351,12 +365,8 @@ impl LinkState {
                 }
             }
         }
-        let mut grams: HashSet<u64> = HashSet::new();
-        let mut codes: HashSet<String> = HashSet::new();
-        for e in moved.iter().flat_map(|(o, n)| o.iter().chain(n)) {
-            let (g, c) = infer::keys::entry_keys(e);
-            grams.extend(g);
-            codes.extend(c);
+        if let Some(ix) = &self.index {
+            grams.retain(|g| seeded_before.contains(g) || ix.seeds(*g));
         }
         let edited: HashSet<&str> = (changed.touched.iter())
             .filter(|p| p.kind == PageKind::Article)

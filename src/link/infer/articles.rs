@@ -12,7 +12,7 @@ use crate::records::{Record, RecordSet};
 use std::collections::HashMap;
 
 /// A trigram shared by more templates than this says nothing about which one is meant.
-const MAX_POSTINGS: usize = 64;
+pub(super) const MAX_POSTINGS: usize = 64;
 /// A matched run must cover at least this many template words.
 const MIN_RUN: usize = 5;
 
