@@ -295,8 +295,15 @@ impl LinkState {
         keys: bool,
     ) {
         let Some(ix) = &self.index else { return };
-        let sources: HashMap<&Path, &str> =
-            files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
+        // The texts of these articles only (a path hashes component by component: its bytes
+        // are looked up instead, once per file).
+        let wanted: HashSet<&[u8], foldhash::fast::RandomState> = (articles.iter())
+            .map(|a| a.source.as_os_str().as_encoded_bytes())
+            .collect();
+        let sources: HashMap<&Path, &str> = (files.iter())
+            .filter(|f| wanted.contains(f.path.as_os_str().as_encoded_bytes()))
+            .map(|f| (f.path.as_path(), &*f.text))
+            .collect();
         let decide = Decisions::new(catalog);
         // An article's explicit links to entries are its own page's (`errors:`): the only ones
         // its candidates can meet.

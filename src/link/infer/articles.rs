@@ -109,8 +109,19 @@ fn infer_one(
     {
         per.entry(e).or_default().push(ev);
     }
+    // Where each exception type is named in the article, looked for once (entries that share
+    // a message share their exception type).
+    let mut named: HashMap<&str, Option<usize>> = HashMap::new();
     per.into_iter()
-        .map(|(e, ev)| discusses(a, &catalog.entries[e], &scan, ev))
+        .map(|(e, ev)| {
+            let entry = &catalog.entries[e];
+            let at = (entry.exception.as_deref()).map(|x| {
+                *named
+                    .entry(x)
+                    .or_insert_with(|| find_word(src, x, scan.fm_end))
+            });
+            discusses(a, entry, &scan, ev, at.flatten())
+        })
         .collect()
 }
 
@@ -257,12 +268,18 @@ fn code_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
 }
 
 /// The candidate link from article `a` to `entry`, scored from its evidence (the exception
-/// type added when the article names it).
-fn discusses(a: &Article, entry: &Entry, scan: &Scan<'_>, mut ev: Vec<Evidence>) -> Link {
+/// type added when the article names it: at `named`, where `find_word` finds it).
+fn discusses(
+    a: &Article,
+    entry: &Entry,
+    scan: &Scan<'_>,
+    mut ev: Vec<Evidence>,
+    named: Option<usize>,
+) -> Link {
     let src = scan.src;
     // The exception type supports a match found otherwise; it never makes one.
     if let Some(x) = &entry.exception {
-        if let Some(i) = find_word(src, x, scan.fm_end) {
+        if let Some(i) = named {
             let w = if x.contains('.') { 0.2 } else { 0.05 };
             let signal = Signal::Exception { name: x.clone() };
             let ex = text::excerpt(src, i, i + x.len());
@@ -315,14 +332,17 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
 }
 
 /// Trigram hits of `toks` in the templates, grouped by (template, diagonal), each as (token
-/// position, template position).
-fn seeds(ix: &Index, toks: &[Tok]) -> HashMap<(u32, i64), Vec<(usize, usize)>> {
-    let mut hits: HashMap<(u32, i64), Vec<(usize, usize)>> = HashMap::new();
+/// position, template position). In no order that counts (`best` sorts what they make).
+type Seeds = HashMap<(u32, i64), Vec<(usize, usize)>, foldhash::fast::RandomState>;
+
+/// The trigram hits of `toks` (`Seeds`).
+fn seeds(ix: &Index, toks: &[Tok]) -> Seeds {
+    let mut hits = Seeds::default();
     for i in 0..toks.len().saturating_sub(2) {
         let key = [
-            toks[i].word.clone(),
-            toks[i + 1].word.clone(),
-            toks[i + 2].word.clone(),
+            toks[i].word.as_str(),
+            toks[i + 1].word.as_str(),
+            toks[i + 2].word.as_str(),
         ];
         let Some(post) = ix.grams.get(&gram_hash(&key)) else {
             continue;
@@ -331,7 +351,8 @@ fn seeds(ix: &Index, toks: &[Tok]) -> HashMap<(u32, i64), Vec<(usize, usize)>> {
             continue;
         }
         for &(t, p) in post {
-            if ix.templates[t as usize].words[p as usize..p as usize + 3] != key {
+            let words = &ix.templates[t as usize].words[p as usize..p as usize + 3];
+            if words.iter().zip(key).any(|(w, k)| w != k) {
                 continue; // hash collision
             }
             hits.entry((t, i as i64 - p as i64))
