@@ -361,7 +361,14 @@ impl ListBuilder<'_, '_> {
 
 /// An entry's title in lists (HTML).
 pub(crate) fn entry_title(e: &Entry) -> String {
-    super::escape(&e.message)
+    let mut out = String::with_capacity(e.message.len() + 8);
+    entry_title_into(&mut out, e);
+    out
+}
+
+/// `entry_title` at the end of `out`.
+pub(crate) fn entry_title_into(out: &mut String, e: &Entry) {
+    super::escape_into(out, &e.message, true);
 }
 
 /// An entry's line under its message: ID, error code and fix rate, those it has.

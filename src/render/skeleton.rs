@@ -7,7 +7,7 @@
 //! default theme's list.html (which shows each title once, as it is) and checked against a
 //! plain drawing when made. Not for the other lists (far shorter; drawn whole).
 
-use super::lists::{entry_meta, entry_title};
+use super::lists::{entry_meta, entry_title_into};
 use super::Renderer;
 use crate::core::error::Result;
 
@@ -31,6 +31,17 @@ fn shown(r: &Renderer<'_>) -> Vec<[String; 3]> {
         .collect()
 }
 
+/// Whether `r`'s list of all errors shows, but for the titles, what `shown` holds.
+fn shows(r: &Renderer<'_>, shown: &[[String; 3]]) -> bool {
+    let mut lines = r.lists.errors_lines();
+    let same = (shown.iter()).all(|[domain, id, meta]| {
+        lines
+            .next()
+            .is_some_and(|e| e.domain == *domain && e.id == *id && entry_meta(e) == *meta)
+    });
+    same && lines.next().is_none()
+}
+
 /// The list of all errors of `r` (its HTML), from `kept` when it holds for `r`'s catalog, else
 /// drawn whole, and the skeleton to keep for the next update (`None` when the theme's list
 /// cannot be kept so).
@@ -38,8 +49,7 @@ pub(crate) fn errors_page(
     r: &Renderer<'_>,
     kept: Option<Skeleton>,
 ) -> Result<(String, Option<Skeleton>)> {
-    let now = shown(r);
-    if let Some(s) = kept.filter(|s| s.shown == now) {
+    if let Some(s) = kept.filter(|s| shows(r, &s.shown)) {
         let _t = crate::core::timings::stage("  errors list: from the skeleton");
         return Ok((s.fill(r), Some(s)));
     }
@@ -53,7 +63,10 @@ pub(crate) fn errors_page(
     let _t = crate::core::timings::stage("  errors list: skeleton");
     let (_, marked) = r.errors_marked()?;
     let pieces: Vec<String> = marked.split(MARK).map(str::to_string).collect();
-    let s = Skeleton { pieces, shown: now };
+    let s = Skeleton {
+        pieces,
+        shown: shown(r),
+    };
     // Kept only if it gives back the page: one mark per line, where the titles are.
     let holds = s.pieces.len() == s.shown.len() + 1 && s.fill(r) == html;
     Ok((html, holds.then_some(s)))
@@ -64,10 +77,12 @@ impl Skeleton {
     fn fill(&self, r: &Renderer<'_>) -> String {
         let size: usize = self.pieces.iter().map(String::len).sum();
         let mut out = String::with_capacity(size + 80 * self.shown.len());
-        let mut titles = r.lists.errors_lines().map(entry_title);
+        let mut lines = r.lists.errors_lines();
         for (i, piece) in self.pieces.iter().enumerate() {
             if i > 0 {
-                out.push_str(&titles.next().unwrap_or_default());
+                if let Some(e) = lines.next() {
+                    entry_title_into(&mut out, e);
+                }
             }
             out.push_str(piece);
         }
