@@ -162,7 +162,9 @@ pub(crate) fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
     h
 }
 
-/// 1-based line of a byte offset.
+/// 1-based line of a byte offset (what article inference finds by a search instead:
+/// `infer::articles::line_in`).
+#[cfg(test)]
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     let mut o = offset.min(text.len());
     while o > 0 && !text.is_char_boundary(o) {

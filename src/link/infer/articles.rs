@@ -137,6 +137,9 @@ pub(super) struct Scan<'a> {
     n_title: usize,
     /// Lines (inclusive) of the article's code blocks.
     code_lines: Vec<(usize, usize)>,
+    /// Where each of its line breaks is: a passage's line is found by a binary search, not by
+    /// counting the line breaks before it (an article can hold hundreds of passages).
+    breaks: Vec<usize>,
 }
 
 impl<'a> Scan<'a> {
@@ -164,7 +167,13 @@ impl<'a> Scan<'a> {
             toks,
             n_title,
             code_lines: code_line_ranges(a),
+            breaks: line_breaks(src),
         }
+    }
+
+    /// The 1-based line of byte `at` (`line_in`).
+    fn line(&self, at: usize) -> usize {
+        line_in(&self.breaks, self.src.len(), at)
     }
 
     /// Where the passage at byte `at` is (`in_title`: it is part of the title line).
@@ -172,7 +181,7 @@ impl<'a> Scan<'a> {
         if in_title {
             return Place::Title;
         }
-        let line = text::line_of(self.src, at);
+        let line = self.line(at);
         if self.code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
             return Place::Code;
         }
@@ -205,10 +214,7 @@ fn message_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
             place,
             passing,
         };
-        out.push((
-            tpl.entry,
-            evidence(signal, ex, text::line_of(src, at), round2(w)),
-        ));
+        out.push((tpl.entry, evidence(signal, ex, scan.line(at), round2(w))));
     }
     out
 }
@@ -255,12 +261,12 @@ fn code_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
         if passing {
             w *= 0.4;
         }
+        let line = scan.line(at);
         for &e in es {
             let signal = Signal::ErrorCode {
                 code: code.to_string(),
                 place,
             };
-            let line = text::line_of(src, at);
             out.push((e, evidence(signal, ex.clone(), line, round2(w))));
         }
     }
@@ -283,7 +289,7 @@ fn discusses(
             let w = if x.contains('.') { 0.2 } else { 0.05 };
             let signal = Signal::Exception { name: x.clone() };
             let ex = text::excerpt(src, i, i + x.len());
-            ev.push(evidence(signal, ex, text::line_of(src, i), w));
+            ev.push(evidence(signal, ex, scan.line(i), w));
         }
     }
     ev.sort_by(|a, b| b.weight.total_cmp(&a.weight));
@@ -474,6 +480,21 @@ fn is_passing(excerpt: &str) -> bool {
     PASSING.iter().any(|p| l.contains(p))
 }
 
+/// The 1-based line of byte `at` of a text of `len` bytes whose line breaks are at `breaks`:
+/// one more than the breaks before it (`text::line_of`, which counts them).
+fn line_in(breaks: &[usize], len: usize, at: usize) -> usize {
+    let at = at.min(len);
+    breaks.partition_point(|&b| b < at) + 1
+}
+
+/// The offsets of the line breaks of `src`.
+fn line_breaks(src: &str) -> Vec<usize> {
+    (src.bytes().enumerate())
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Lines (inclusive) of the article's code blocks.
 fn code_line_ranges(a: &Article) -> Vec<(usize, usize)> {
     a.snippets
@@ -506,4 +527,22 @@ fn find_word(src: &str, w: &str, from: usize) -> Option<usize> {
             !b.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
                 && !a.is_some_and(|c| c.is_alphanumeric() || c == '_')
         })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_line_found_by_search_is_the_line_counted() {
+        for src in ["", "one", "a\nb", "\n\nx\n", "é\nü✓\n\nlast ✓ line\n✓"] {
+            let breaks = super::line_breaks(src);
+            for at in 0..src.len() + 3 {
+                let want = crate::link::text::line_of(src, at);
+                assert_eq!(
+                    super::line_in(&breaks, src.len(), at),
+                    want,
+                    "{src:?} at {at}"
+                );
+            }
+        }
+    }
 }
