@@ -295,8 +295,15 @@ impl LinkState {
         keys: bool,
     ) {
         let Some(ix) = &self.index else { return };
-        let sources: HashMap<&Path, &str> =
-            files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
+        // The texts of these articles only (a path hashes component by component: its bytes
+        // are looked up instead, once per file).
+        let wanted: HashSet<&[u8], foldhash::fast::RandomState> = (articles.iter())
+            .map(|a| a.source.as_os_str().as_encoded_bytes())
+            .collect();
+        let sources: HashMap<&Path, &str> = (files.iter())
+            .filter(|f| wanted.contains(f.path.as_os_str().as_encoded_bytes()))
+            .map(|f| (f.path.as_path(), &*f.text))
+            .collect();
         let decide = Decisions::new(catalog);
         // An article's explicit links to entries are its own page's (`errors:`): the only ones
         // its candidates can meet.
@@ -338,6 +345,20 @@ impl LinkState {
         changed: &Changed<'_>,
     ) {
         let moved = moved_entries(catalog, changed, infer::keys::same_features);
+        let mut grams: HashSet<u64> = HashSet::new();
+        let mut codes: HashSet<String> = HashSet::new();
+        for e in moved.iter().flat_map(|(o, n)| o.iter().chain(n)) {
+            let (g, c) = infer::keys::entry_keys(e);
+            grams.extend(g);
+            codes.extend(c);
+        }
+        // Of the edited entries' trigrams, those that seed a passage before or after the edit
+        // (`Index::seeds`): the others find nothing either way, and an article that holds
+        // only those finds the same passages as before (every other trigram's postings stay).
+        let seeded_before: HashSet<u64> = match &self.index {
+            Some(ix) => grams.iter().copied().filter(|g| ix.seeds(*g)).collect(),
+            None => grams.clone(),
+        };
         // Entries' positions in the index are their positions in the catalog: one that came or
         // went moves the others, and the index is made again.
         let came_or_went = moved.iter().any(|(o, n)| o.is_none() || n.is_none());
@@ -351,12 +372,8 @@ impl LinkState {
                 }
             }
         }
-        let mut grams: HashSet<u64> = HashSet::new();
-        let mut codes: HashSet<String> = HashSet::new();
-        for e in moved.iter().flat_map(|(o, n)| o.iter().chain(n)) {
-            let (g, c) = infer::keys::entry_keys(e);
-            grams.extend(g);
-            codes.extend(c);
+        if let Some(ix) = &self.index {
+            grams.retain(|g| seeded_before.contains(g) || ix.seeds(*g));
         }
         let edited: HashSet<&str> = (changed.touched.iter())
             .filter(|p| p.kind == PageKind::Article)

@@ -149,10 +149,10 @@ pub(crate) fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> 
 }
 
 /// A 64-bit hash of a token n-gram (FNV-1a; used only as a hash-map key within one run).
-pub(crate) fn gram_hash(words: &[String]) -> u64 {
+pub(crate) fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for w in words {
-        for b in w.bytes() {
+        for b in w.as_ref().bytes() {
             h ^= b as u64;
             h = h.wrapping_mul(0x100000001b3);
         }
@@ -162,7 +162,9 @@ pub(crate) fn gram_hash(words: &[String]) -> u64 {
     h
 }
 
-/// 1-based line of a byte offset.
+/// 1-based line of a byte offset (what article inference finds by a search instead:
+/// `infer::articles::line_in`).
+#[cfg(test)]
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     let mut o = offset.min(text.len());
     while o > 0 && !text.is_char_boundary(o) {

@@ -43,36 +43,36 @@ struct Site<'a> {
     base_url: &'a str,
 }
 
-#[derive(Serialize)]
-pub(crate) struct Catalog<'a> {
-    site: Site<'a>,
-    entries: Vec<CatalogEntry<'a>>,
-    articles: Vec<CatalogArticle<'a>>,
+/// One entry as catalog.json's `entries` holds it (compact JSON): what `catalog_json` joins.
+/// It depends on the entry and the configuration only, so `serve` keeps it between updates.
+pub(crate) fn catalog_entry(
+    e: &crate::core::model::Entry,
+    cfg: &crate::core::config::Config,
+) -> serde_json::Result<Vec<u8>> {
+    serde_json::to_vec(&CatalogEntry {
+        id: &e.id,
+        message: &e.message,
+        exception: &e.exception,
+        domain: &e.domain,
+        category: &e.category,
+        error_code: &e.error_code,
+        fix_rate: e.fix_rate,
+        url: crate::core::urls::entry(&e.id),
+        json: crate::core::urls::entry_json_in(&e.id, cfg.build.entry_json),
+    })
 }
 
-/// /api/catalog.json: every entry and article with its URL (site paths, relative to the root);
-/// `discussed[i]`: the IDs of the entries article `i` discusses, best first.
-pub(crate) fn catalog<'a>(
-    cat: &'a crate::core::model::Catalog,
-    discussed: &'a [Vec<&'a str>],
-    cfg: &'a crate::core::config::Config,
-) -> Catalog<'a> {
-    let entries = cat
-        .entries
-        .iter()
-        .map(|e| CatalogEntry {
-            id: &e.id,
-            message: &e.message,
-            exception: &e.exception,
-            domain: &e.domain,
-            category: &e.category,
-            error_code: &e.error_code,
-            fix_rate: e.fix_rate,
-            url: crate::core::urls::entry(&e.id),
-            json: crate::core::urls::entry_json_in(&e.id, cfg.build.entry_json),
-        })
-        .collect();
-    let articles = cat
+/// /api/catalog.json (compact): every entry and article with its URL (site paths, relative to
+/// the root). `entries`: each entry's `catalog_entry`, in catalog order; `discussed[i]`: the
+/// IDs of the entries article `i` discusses, best first. The bytes serde writes for the
+/// whole (site, entries, articles) in one go.
+pub(crate) fn catalog_json<'b>(
+    cat: &crate::core::model::Catalog,
+    entries: impl Iterator<Item = &'b [u8]>,
+    discussed: &[Vec<&str>],
+    cfg: &crate::core::config::Config,
+) -> serde_json::Result<Vec<u8>> {
+    let articles: Vec<CatalogArticle<'_>> = cat
         .articles
         .iter()
         .zip(discussed)
@@ -85,14 +85,23 @@ pub(crate) fn catalog<'a>(
             url: crate::core::urls::article(&x.id),
         })
         .collect();
-    Catalog {
-        site: Site {
-            title: &cfg.site.title,
-            base_url: &cfg.site.base_url,
-        },
-        entries,
-        articles,
+    let site = Site {
+        title: &cfg.site.title,
+        base_url: &cfg.site.base_url,
+    };
+    let mut out = b"{\"site\":".to_vec();
+    serde_json::to_writer(&mut out, &site)?;
+    out.extend_from_slice(b",\"entries\":[");
+    for (i, e) in entries.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(e);
     }
+    out.extend_from_slice(b"],\"articles\":");
+    serde_json::to_writer(&mut out, &articles)?;
+    out.push(b'}');
+    Ok(out)
 }
 
 /// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two

@@ -147,9 +147,34 @@ impl<'c> Lists<'c> {
         &self.groups[Facet::ALL.iter().position(|x| *x == f).unwrap_or(0)]
     }
 
+    /// The entries of the list of all errors, in the order of its lines.
+    pub(crate) fn errors_lines(&self) -> impl Iterator<Item = &'c Entry> + '_ {
+        self.group(Facet::Domain).values().flatten().copied()
+    }
+
+    /// The list of all errors with `skeleton::MARK` in place of each line's title.
+    pub(crate) fn errors_marked(&self, r: &Renderer<'_>) -> Page {
+        let lp = ListPage {
+            path: "errors/".to_string(),
+            kind: ListKind::Errors,
+        };
+        let b = ListBuilder {
+            lists: self,
+            r,
+            lp: &lp,
+            marks: true,
+        };
+        b.errors()
+    }
+
     /// The page for `lp`, its context built now.
     pub(crate) fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
-        let b = ListBuilder { lists: self, r, lp };
+        let b = ListBuilder {
+            lists: self,
+            r,
+            lp,
+            marks: false,
+        };
         Ok(match &lp.kind {
             ListKind::Facet(f, k) => b.facet(*f, k),
             ListKind::FacetIndex(f) => b.facet_index(*f),
@@ -167,6 +192,8 @@ struct ListBuilder<'p, 'c> {
     lists: &'p Lists<'c>,
     r: &'p Renderer<'p>,
     lp: &'p ListPage,
+    /// Entries' titles as `skeleton::MARK` (the skeleton of the list of all errors).
+    marks: bool,
 }
 
 impl ListBuilder<'_, '_> {
@@ -178,7 +205,11 @@ impl ListBuilder<'_, '_> {
     fn entry_item(&self, e: &Entry) -> Item {
         Item {
             href: self.href(&crate::core::urls::entry(&e.id)),
-            title: super::escape(&e.message),
+            title: if self.marks {
+                super::skeleton::MARK.to_string()
+            } else {
+                entry_title(e)
+            },
             meta: entry_meta(e),
             code: true,
         }
@@ -328,8 +359,20 @@ impl ListBuilder<'_, '_> {
     }
 }
 
+/// An entry's title in lists (HTML).
+pub(crate) fn entry_title(e: &Entry) -> String {
+    let mut out = String::with_capacity(e.message.len() + 8);
+    entry_title_into(&mut out, e);
+    out
+}
+
+/// `entry_title` at the end of `out`.
+pub(crate) fn entry_title_into(out: &mut String, e: &Entry) {
+    super::escape_into(out, &e.message, true);
+}
+
 /// An entry's line under its message: ID, error code and fix rate, those it has.
-fn entry_meta(e: &Entry) -> String {
+pub(crate) fn entry_meta(e: &Entry) -> String {
     match (&e.error_code, e.fix_rate) {
         (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
         (Some(c), None) => format!("{} · {c}", e.id),

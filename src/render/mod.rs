@@ -21,6 +21,7 @@ mod parsed;
 pub(crate) mod runs;
 pub(crate) mod sanitize;
 pub(crate) mod shards;
+pub(crate) mod skeleton;
 pub(crate) mod snippet;
 mod syntaxes;
 pub(crate) mod theme;
@@ -38,12 +39,39 @@ pub(crate) struct Renderer<'a> {
     /// For content links in Markdown (`@/errors/...`) and the list pages.
     pub catalog: &'a Catalog,
     pub offline: bool,
-    pub tera: tera::Tera,
-    /// The theme's static files (embedded default, overridden by the site's), for `theme/`.
-    pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
+    /// The theme, loaded once (`serve` keeps it between updates).
+    pub look: std::sync::Arc<Look>,
     pub lists: lists::Lists<'a>,
     /// Highlighted code blocks that repeat across pages (empty: highlight every block).
     pub highlights: highlight::Memo,
+}
+
+/// The theme as pages are drawn with it: its templates, parsed, and its static files (embedded
+/// default, overridden by the site's), for `theme/`. It depends on the site's root and
+/// configuration only, so `serve` keeps it until the theme or book.toml changes.
+pub(crate) struct Look {
+    pub tera: tera::Tera,
+    pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
+    /// list.html is the default theme's, whose lines show each title once, as it is: the list
+    /// of all errors can be kept as a skeleton (`skeleton`).
+    pub default_list: bool,
+}
+
+impl Look {
+    pub(crate) fn load(root: &Path, cfg: &Config) -> Result<Look> {
+        let mut theme = theme::Theme::load(root, cfg)?;
+        // The code's colours close the theme's stylesheet: a page links one file.
+        let css = theme.statics.entry("style.css".to_string()).or_default();
+        css.extend_from_slice(highlight::stylesheet()?.as_bytes());
+        let mut tera = theme.tera()?;
+        tera.autoescape_on(vec![".html", ".xml"]);
+        tera.set_escape_fn(escape);
+        Ok(Look {
+            tera,
+            default_list: theme.is_default("list.html"),
+            theme_files: theme.statics,
+        })
+    }
 }
 
 /// One page being rendered: the renderer, and where the page is (for relative links).
@@ -107,22 +135,25 @@ impl<'a> Renderer<'a> {
         catalog: &'a Catalog,
         offline: bool,
     ) -> Result<Renderer<'a>> {
-        let mut theme = theme::Theme::load(root, cfg)?;
-        // The code's colours close the theme's stylesheet: a page links one file.
-        let css = theme.statics.entry("style.css".to_string()).or_default();
-        css.extend_from_slice(highlight::stylesheet()?.as_bytes());
-        let mut tera = theme.tera()?;
-        tera.autoescape_on(vec![".html", ".xml"]);
-        tera.set_escape_fn(escape);
-        Ok(Renderer {
+        let look = std::sync::Arc::new(Look::load(root, cfg)?);
+        Ok(Renderer::with_look(look, cfg, catalog, offline))
+    }
+
+    /// A renderer with a theme already loaded.
+    pub(crate) fn with_look(
+        look: std::sync::Arc<Look>,
+        cfg: &'a Config,
+        catalog: &'a Catalog,
+        offline: bool,
+    ) -> Renderer<'a> {
+        Renderer {
             cfg,
             catalog,
             offline,
-            tera,
-            theme_files: theme.statics,
+            look,
             lists: lists::Lists::new(catalog),
             highlights: highlight::Memo::default(),
-        })
+        }
     }
 
     pub(crate) fn page_ctx(&'a self, path: String) -> PageCtx<'a> {
@@ -170,7 +201,7 @@ impl<'a> Renderer<'a> {
         ctx.insert("base", &base);
         ctx.insert("root", &root);
         ctx.insert("offline", &self.offline);
-        self.tera.render(page.template, &ctx).map_err(|e| {
+        self.look.tera.render(page.template, &ctx).map_err(|e| {
             Error::Template(format!(
                 "{} ({}): {}",
                 page.template,
@@ -255,6 +286,11 @@ impl Renderer<'_> {
             .get(i)
             .ok_or_else(|| Error::Other(format!("no list page {i}")))?;
         self.finish(self.lists.page(self, lp)?)
+    }
+
+    /// The list of all errors with `skeleton::MARK` for each line's title: (site path, HTML).
+    pub(crate) fn errors_marked(&self) -> Result<(String, String)> {
+        self.finish(self.lists.errors_marked(self))
     }
 
     fn finish(&self, page: Page) -> Result<(String, String)> {

@@ -215,10 +215,10 @@ pub(super) fn render_into(
             files += 1;
         }
     }
-    for (rel, bytes) in &r.theme_files {
+    for (rel, bytes) in &r.look.theme_files {
         stage.write(&format!("theme/{rel}"), bytes)?;
     }
-    files += r.theme_files.len();
+    files += r.look.theme_files.len();
     files += stage.copy_tree(&root.join("static"), "")?;
     drop(t);
     Ok((paths.len(), files, kept))
@@ -418,8 +418,14 @@ pub(super) fn catalog_files(
     if want.catalog {
         let _t = crate::core::timings::stage("  catalog.json");
         let discussed = resolver.discussed_by_article();
-        let v = crate::render::api::catalog(cat, &discussed, cfg);
-        out.push(OutFile::new("api/catalog.json", to_json(&v)?));
+        let lines = (cat.entries.iter())
+            .map(|e| crate::render::api::catalog_entry(e, cfg))
+            .collect::<serde_json::Result<Vec<_>>>()
+            .map_err(json_error)?;
+        let bytes =
+            crate::render::api::catalog_json(cat, lines.iter().map(Vec::as_slice), &discussed, cfg)
+                .map_err(json_error)?;
+        out.push(OutFile::new("api/catalog.json", bytes));
     }
     if want.links {
         let _t = crate::core::timings::stage("  links.json");
@@ -440,11 +446,15 @@ pub(super) fn catalog_files(
     Ok(out)
 }
 
+/// A JSON error as the crate's.
+pub(super) fn json_error(e: serde_json::Error) -> crate::core::error::Error {
+    crate::core::error::Error::Other(format!("JSON: {e}"))
+}
+
 /// Compact JSON: the API is for programs, and a tenth of a large site's bytes were indentation.
 /// Cut to its length: a domain's entries' JSON is held until its file is made.
 pub(super) fn to_json(v: &impl serde::Serialize) -> Result<Vec<u8>> {
-    let mut out = serde_json::to_vec(v)
-        .map_err(|e| crate::core::error::Error::Other(format!("JSON: {e}")))?;
+    let mut out = serde_json::to_vec(v).map_err(json_error)?;
     out.shrink_to_fit();
     Ok(out)
 }

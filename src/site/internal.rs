@@ -94,7 +94,7 @@ impl Site {
         files.extend(pages.iter().filter_map(|p| p.2.clone()));
         let extra = catalog_files(cfg, &resolver, &paths, false, Wanted::ALL)?;
         files.extend(extra.into_iter().map(|f| f.path));
-        files.extend(r.theme_files.keys().map(|k| format!("theme/{k}")));
+        files.extend(r.look.theme_files.keys().map(|k| format!("theme/{k}")));
         files.extend(static_files(&root.join("static")));
         let ids = pages.into_iter().map(|(p, ids, _)| (p, ids)).collect();
         Ok(Site { files, ids })

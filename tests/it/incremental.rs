@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 /// The seed catalog plus an unrelated entry in another domain.
-fn site() -> tempfile::TempDir {
+pub(crate) fn site() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     copy_tree(&repo().join("content"), &t.path().join("content"));
     copy_tree(&repo().join("themes"), &t.path().join("themes"));

@@ -16,6 +16,7 @@ mod diagnostics;
 mod drafts;
 mod external_links;
 mod incremental;
+mod incremental_lists;
 mod incremental_search;
 mod init;
 mod injection;

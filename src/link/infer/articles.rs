@@ -12,7 +12,7 @@ use crate::records::{Record, RecordSet};
 use std::collections::HashMap;
 
 /// A trigram shared by more templates than this says nothing about which one is meant.
-const MAX_POSTINGS: usize = 64;
+pub(super) const MAX_POSTINGS: usize = 64;
 /// A matched run must cover at least this many template words.
 const MIN_RUN: usize = 5;
 
@@ -109,8 +109,19 @@ fn infer_one(
     {
         per.entry(e).or_default().push(ev);
     }
+    // Where each exception type is named in the article, looked for once (entries that share
+    // a message share their exception type).
+    let mut named: HashMap<&str, Option<usize>> = HashMap::new();
     per.into_iter()
-        .map(|(e, ev)| discusses(a, &catalog.entries[e], &scan, ev))
+        .map(|(e, ev)| {
+            let entry = &catalog.entries[e];
+            let at = (entry.exception.as_deref()).map(|x| {
+                *named
+                    .entry(x)
+                    .or_insert_with(|| find_word(src, x, scan.fm_end))
+            });
+            discusses(a, entry, &scan, ev, at.flatten())
+        })
         .collect()
 }
 
@@ -126,6 +137,9 @@ pub(super) struct Scan<'a> {
     n_title: usize,
     /// Lines (inclusive) of the article's code blocks.
     code_lines: Vec<(usize, usize)>,
+    /// Where each of its line breaks is: a passage's line is found by a binary search, not by
+    /// counting the line breaks before it (an article can hold hundreds of passages).
+    breaks: Vec<usize>,
 }
 
 impl<'a> Scan<'a> {
@@ -153,7 +167,13 @@ impl<'a> Scan<'a> {
             toks,
             n_title,
             code_lines: code_line_ranges(a),
+            breaks: line_breaks(src),
         }
+    }
+
+    /// The 1-based line of byte `at` (`line_in`).
+    fn line(&self, at: usize) -> usize {
+        line_in(&self.breaks, self.src.len(), at)
     }
 
     /// Where the passage at byte `at` is (`in_title`: it is part of the title line).
@@ -161,7 +181,7 @@ impl<'a> Scan<'a> {
         if in_title {
             return Place::Title;
         }
-        let line = text::line_of(self.src, at);
+        let line = self.line(at);
         if self.code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
             return Place::Code;
         }
@@ -194,10 +214,7 @@ fn message_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
             place,
             passing,
         };
-        out.push((
-            tpl.entry,
-            evidence(signal, ex, text::line_of(src, at), round2(w)),
-        ));
+        out.push((tpl.entry, evidence(signal, ex, scan.line(at), round2(w))));
     }
     out
 }
@@ -244,12 +261,12 @@ fn code_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
         if passing {
             w *= 0.4;
         }
+        let line = scan.line(at);
         for &e in es {
             let signal = Signal::ErrorCode {
                 code: code.to_string(),
                 place,
             };
-            let line = text::line_of(src, at);
             out.push((e, evidence(signal, ex.clone(), line, round2(w))));
         }
     }
@@ -257,16 +274,22 @@ fn code_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
 }
 
 /// The candidate link from article `a` to `entry`, scored from its evidence (the exception
-/// type added when the article names it).
-fn discusses(a: &Article, entry: &Entry, scan: &Scan<'_>, mut ev: Vec<Evidence>) -> Link {
+/// type added when the article names it: at `named`, where `find_word` finds it).
+fn discusses(
+    a: &Article,
+    entry: &Entry,
+    scan: &Scan<'_>,
+    mut ev: Vec<Evidence>,
+    named: Option<usize>,
+) -> Link {
     let src = scan.src;
     // The exception type supports a match found otherwise; it never makes one.
     if let Some(x) = &entry.exception {
-        if let Some(i) = find_word(src, x, scan.fm_end) {
+        if let Some(i) = named {
             let w = if x.contains('.') { 0.2 } else { 0.05 };
             let signal = Signal::Exception { name: x.clone() };
             let ex = text::excerpt(src, i, i + x.len());
-            ev.push(evidence(signal, ex, text::line_of(src, i), w));
+            ev.push(evidence(signal, ex, scan.line(i), w));
         }
     }
     ev.sort_by(|a, b| b.weight.total_cmp(&a.weight));
@@ -315,14 +338,17 @@ fn passages(ix: &Index, toks: &[Tok], text_len: usize) -> Vec<Found> {
 }
 
 /// Trigram hits of `toks` in the templates, grouped by (template, diagonal), each as (token
-/// position, template position).
-fn seeds(ix: &Index, toks: &[Tok]) -> HashMap<(u32, i64), Vec<(usize, usize)>> {
-    let mut hits: HashMap<(u32, i64), Vec<(usize, usize)>> = HashMap::new();
+/// position, template position). In no order that counts (`best` sorts what they make).
+type Seeds = HashMap<(u32, i64), Vec<(usize, usize)>, foldhash::fast::RandomState>;
+
+/// The trigram hits of `toks` (`Seeds`).
+fn seeds(ix: &Index, toks: &[Tok]) -> Seeds {
+    let mut hits = Seeds::default();
     for i in 0..toks.len().saturating_sub(2) {
         let key = [
-            toks[i].word.clone(),
-            toks[i + 1].word.clone(),
-            toks[i + 2].word.clone(),
+            toks[i].word.as_str(),
+            toks[i + 1].word.as_str(),
+            toks[i + 2].word.as_str(),
         ];
         let Some(post) = ix.grams.get(&gram_hash(&key)) else {
             continue;
@@ -331,7 +357,8 @@ fn seeds(ix: &Index, toks: &[Tok]) -> HashMap<(u32, i64), Vec<(usize, usize)>> {
             continue;
         }
         for &(t, p) in post {
-            if ix.templates[t as usize].words[p as usize..p as usize + 3] != key {
+            let words = &ix.templates[t as usize].words[p as usize..p as usize + 3];
+            if words.iter().zip(key).any(|(w, k)| w != k) {
                 continue; // hash collision
             }
             hits.entry((t, i as i64 - p as i64))
@@ -453,6 +480,21 @@ fn is_passing(excerpt: &str) -> bool {
     PASSING.iter().any(|p| l.contains(p))
 }
 
+/// The 1-based line of byte `at` of a text of `len` bytes whose line breaks are at `breaks`:
+/// one more than the breaks before it (`text::line_of`, which counts them).
+fn line_in(breaks: &[usize], len: usize, at: usize) -> usize {
+    let at = at.min(len);
+    breaks.partition_point(|&b| b < at) + 1
+}
+
+/// The offsets of the line breaks of `src`.
+fn line_breaks(src: &str) -> Vec<usize> {
+    (src.bytes().enumerate())
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Lines (inclusive) of the article's code blocks.
 fn code_line_ranges(a: &Article) -> Vec<(usize, usize)> {
     a.snippets
@@ -485,4 +527,22 @@ fn find_word(src: &str, w: &str, from: usize) -> Option<usize> {
             !b.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
                 && !a.is_some_and(|c| c.is_alphanumeric() || c == '_')
         })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_line_found_by_search_is_the_line_counted() {
+        for src in ["", "one", "a\nb", "\n\nx\n", "é\nü✓\n\nlast ✓ line\n✓"] {
+            let breaks = super::line_breaks(src);
+            for at in 0..src.len() + 3 {
+                let want = crate::link::text::line_of(src, at);
+                assert_eq!(
+                    super::line_in(&breaks, src.len(), at),
+                    want,
+                    "{src:?} at {at}"
+                );
+            }
+        }
+    }
 }

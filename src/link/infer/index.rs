@@ -52,6 +52,14 @@ impl Index {
 }
 
 impl Index {
+    /// Whether trigram `g` can seed a passage: some template has it, and not so many that it
+    /// says nothing (`articles::MAX_POSTINGS`).
+    pub(crate) fn seeds(&self, g: u64) -> bool {
+        self.grams
+            .get(&g)
+            .is_some_and(|post| post.len() <= super::articles::MAX_POSTINGS)
+    }
+
     /// The index after entry `i` changed from `old` to `new` (the same entry, at the same place:
     /// no entry came or went), as `Index::new` of the catalog now would answer. The old templates
     /// stay as husks with no trigram pointing at them.

@@ -32,7 +32,7 @@ pub(crate) fn article_keys(
     let mut grams: HashSet<u64> = HashSet::new();
     let mut add = |toks: &[Tok]| {
         for w in toks.windows(3) {
-            let key = [w[0].word.clone(), w[1].word.clone(), w[2].word.clone()];
+            let key = [w[0].word.as_str(), w[1].word.as_str(), w[2].word.as_str()];
             grams.insert(gram_hash(&key));
         }
     };

@@ -72,6 +72,8 @@ pub(super) struct Changes {
     pub(super) listed_entries: bool,
     pub(super) listed_articles: bool,
     pub(super) facet_counts: bool,
+    /// A page came or went (an entry, an article, a facet's page): the sitemap changed.
+    pub(super) paths: bool,
     /// The link graph changed.
     pub(super) graph: bool,
 }
@@ -121,6 +123,14 @@ pub(super) fn listed_entries(listed: &[Listed]) -> (Vec<&Listed>, Vec<[Option<&s
 }
 
 impl Listed {
+    /// The page it is.
+    pub(super) fn page(&self) -> (PageKind, &str) {
+        match self {
+            Listed::Entry { id, .. } => (PageKind::Entry, id),
+            Listed::Article { id, .. } => (PageKind::Article, id),
+        }
+    }
+
     pub(super) fn entry(e: &Entry) -> Listed {
         Listed::Entry {
             id: e.id.clone(),

@@ -248,6 +248,12 @@ impl Edit {
                 .cloned()
                 .collect()
         };
+        let pages = |v: &[Listed]| -> BTreeSet<(PageKind, String)> {
+            (v.iter())
+                .map(|l| (l.page().0, l.page().1.to_string()))
+                .collect()
+        };
+        let facet_counts = entries_before.1 != entries_after.1;
         Changes {
             pages: HashSet::new(),
             touched: self.touched.clone(),
@@ -255,7 +261,8 @@ impl Edit {
             listed: self.listed_before != self.listed_after,
             listed_entries: entries_before.0 != entries_after.0,
             listed_articles: articles(&self.listed_before) != articles(&self.listed_after),
-            facet_counts: entries_before.1 != entries_after.1,
+            facet_counts,
+            paths: facet_counts || pages(&self.listed_before) != pages(&self.listed_after),
             graph: false,
         }
     }

@@ -14,6 +14,7 @@
 
 mod affected;
 mod edit;
+mod lines;
 mod output;
 #[cfg(test)]
 mod tests;
@@ -25,6 +26,7 @@ use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::error::{Error, Result};
 use crate::core::model::Catalog;
 use crate::records::RecordSet;
+use crate::render::skeleton::Skeleton;
 use crate::render::Renderer;
 use edit::Edit;
 use std::collections::HashMap;
@@ -46,16 +48,38 @@ pub struct Update {
 }
 
 /// Render the list pages of `r` whose site paths `lists` holds: (index, (site path, HTML)).
+/// The list of all errors comes from its kept skeleton (`render::skeleton`), which is made
+/// again when it no longer holds.
 fn draw_lists(
     r: &Renderer<'_>,
     lists: &std::collections::HashSet<String>,
+    skeleton: &mut Option<Skeleton>,
 ) -> Result<Vec<(usize, (String, String))>> {
     use rayon::prelude::*;
     let todo: Vec<usize> = (r.lists.pages.iter().enumerate())
         .filter(|(_, p)| lists.contains(&p.path))
         .map(|(i, _)| i)
         .collect();
-    todo.into_par_iter().map(|i| Ok((i, r.list(i)?))).collect()
+    let errors = todo
+        .iter()
+        .position(|&i| r.lists.pages[i].path == "errors/");
+    let (drawn, errors) = rayon::join(
+        || -> Result<Vec<_>> {
+            (todo.par_iter())
+                .filter(|&&i| r.lists.pages[i].path != "errors/")
+                .map(|&i| Ok((i, r.list(i)?)))
+                .collect()
+        },
+        || -> Result<Option<(usize, (String, String))>> {
+            let Some(at) = errors else { return Ok(None) };
+            let (html, kept) = crate::render::skeleton::errors_page(r, skeleton.take())?;
+            *skeleton = kept;
+            Ok(Some((todo[at], ("errors/".to_string(), html))))
+        },
+    );
+    let mut drawn = drawn?;
+    drawn.extend(errors?);
+    Ok(drawn)
 }
 
 /// The state `serve` keeps between builds.
@@ -74,6 +98,15 @@ pub struct Live {
     /// The search index as the site's files hold it, kept so that an update changes only what
     /// an edit touches (`None` after a failed update: the next one makes it whole).
     search: Option<crate::search::LiveIndex>,
+    /// The theme, loaded once: a change of the theme or of book.toml makes a full build, which
+    /// loads it again (`start`).
+    look: std::sync::Arc<crate::render::Look>,
+    /// catalog.json's entries as their JSON, kept so that an update serializes only those it
+    /// touched (`None` after a failed update: the next one makes them whole).
+    lines: Option<lines::CatalogLines>,
+    /// The list of all errors as a skeleton (`render::skeleton`), made at the first update
+    /// that draws it and again whenever it no longer holds.
+    skeleton: Option<Skeleton>,
 }
 
 impl Live {
@@ -110,6 +143,8 @@ impl Live {
             let (weak, offline) = (cfg.search.weak_score, opts.offline);
             crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
         });
+        let look = std::sync::Arc::new(crate::render::Look::load(root, &cfg)?);
+        let lines = lines::CatalogLines::new(&analysis.catalog, &cfg)?;
         let live = Live {
             // Absolute, so that changed paths as a watcher reports them (absolute) are found.
             root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
@@ -121,6 +156,9 @@ impl Live {
             pending: Vec::new(),
             links,
             search: Some(search),
+            look,
+            lines: Some(lines),
+            skeleton: None,
         };
         Ok((live, report, diags))
     }
@@ -228,18 +266,12 @@ impl Live {
         early: &mut dyn FnMut(&str, u128),
     ) -> Result<(Update, Diagnostics)> {
         let (mut next, mut edit) = self.reread(rel)?;
-        // One renderer for the update (the early page and the rest): it reads the theme and
-        // draws the lists from the catalog, which the edit has already changed.
-        let renderer = {
+        // One renderer for the update (the early page and the rest), with the theme kept: it
+        // groups the lists from the catalog, which the edit has already changed.
+        let r = {
             let _t = crate::core::timings::stage("update: renderer");
-            Renderer::new(&self.root, &self.cfg, &next.catalog, self.opts.offline)
-        };
-        let r = match renderer {
-            Ok(r) => r,
-            Err(e) => {
-                self.analysis = edit.revert(next);
-                return Err(e);
-            }
+            let look = self.look.clone();
+            Renderer::with_look(look, &self.cfg, &next.catalog, self.opts.offline)
         };
         let written_early = self.write_early(&r, &next.catalog, &edit, rel, started, early);
         let mut diags = edit.parse_diagnostics();
@@ -260,7 +292,7 @@ impl Live {
             },
             || {
                 let _t = crate::core::timings::stage("update: lists (beside link)");
-                draw_lists(&r, &lists)
+                draw_lists(&r, &lists, &mut self.skeleton)
             },
         );
         let (graph, before) = linked;
@@ -291,11 +323,13 @@ impl Live {
         // The kept search index follows on the way; when the update fails it is dropped, and
         // the next update makes it whole again (the files on disk may be half way).
         let mut index = self.search.take();
-        let written = self.write_affected(&r, &next, &changes, &mut index, drawn);
+        let mut lines = self.lines.take();
+        let written = self.write_affected(&r, &next, &changes, (&mut index, &mut lines), drawn);
         drop(r);
         match written {
             Ok(mut up) => {
                 self.search = index;
+                self.lines = lines;
                 if let Some(f) = written_early.filter(|f| !up.written.contains(f)) {
                     up.written.push(f);
                     up.written.sort();

@@ -5,6 +5,7 @@
 //! went away are removed.
 
 use super::affected::Changes;
+use super::lines::CatalogLines;
 use super::{Live, Update};
 use crate::core::config::EntryJson;
 use crate::core::error::{Error, Result};
@@ -90,16 +91,18 @@ impl Live {
     }
 
     /// Render the affected pages and every catalog-wide file with `r`; write what changed.
-    /// `index`, the kept search index, is changed on the way (`None`: made whole). `drawn`: list
-    /// pages already rendered (by index into the renderer's lists: their site path and HTML).
+    /// `kept`: the search index and catalog.json's lines, changed on the way (`None`: made
+    /// whole). `drawn`: list pages already rendered (by index into the renderer's lists: their
+    /// site path and HTML).
     pub(super) fn write_affected(
         &self,
         r: &Renderer<'_>,
         next: &Analysis,
         ch: &Changes,
-        index: &mut Option<LiveIndex>,
+        kept: (&mut Option<LiveIndex>, &mut Option<CatalogLines>),
         drawn: Vec<(usize, (String, String))>,
     ) -> Result<Update> {
+        let (index, lines) = kept;
         use rayon::prelude::*;
         let pages = crate::core::timings::stage("update: pages");
         let resolver = Resolver::new(&next.catalog, &next.graph, &self.records);
@@ -150,10 +153,13 @@ impl Live {
         }
         drop(pages);
         let _catalog = crate::core::timings::stage("update: catalog files");
+        if let Some(f) = self.catalog_json(&resolver, ch, lines)? {
+            out.push(f);
+        }
         let want = Wanted {
-            catalog: ch.listed || ch.graph,
+            catalog: false,
             links: ch.graph,
-            sitemap: ch.listed,
+            sitemap: ch.paths,
             feed: ch.touched.iter().any(|p| p.kind == PageKind::Article),
             search: false,
         };
@@ -174,6 +180,28 @@ impl Live {
             recovered: false,
             millis: 0,
         })
+    }
+
+    /// catalog.json from its kept lines (`lines`: brought up to date, or made whole), when
+    /// something it shows changed: an entry's line, an article's, the graph.
+    fn catalog_json(
+        &self,
+        resolver: &Resolver<'_>,
+        ch: &Changes,
+        lines: &mut Option<CatalogLines>,
+    ) -> Result<Option<(String, Vec<u8>)>> {
+        let _t = crate::core::timings::stage("  catalog.json");
+        let (cat, cfg) = (resolver.catalog, &self.cfg);
+        let (kept, changed) = match lines.take() {
+            Some(l) => l.update(cat, &ch.touched, cfg)?,
+            None => (CatalogLines::new(cat, cfg)?, true),
+        };
+        let kept = lines.insert(kept);
+        if !(changed || ch.listed || ch.graph) {
+            return Ok(None);
+        }
+        let bytes = kept.file(cat, &resolver.discussed_by_article(), cfg)?;
+        Ok(Some(("api/catalog.json".to_string(), bytes)))
     }
 
     /// Write the files of `out` whose bytes changed and remove the search files of `gone`; the

@@ -379,3 +379,66 @@ fn kept_links_are_a_full_pass_over_random_edits() {
         assert!(ok > 20 && failed > 0, "{ok} good updates, {failed} failed");
     }
 }
+
+/// A trigram in more than `MAX_POSTINGS` (64) messages seeds no passage: an edit that takes a
+/// shared phrase's trigrams to 65 messages (or back to 64) changes what articles quoting
+/// *other* entries find. The articles holding those trigrams are inferred again for it.
+#[test]
+fn a_phrase_crossing_the_postings_limit_relinks_the_articles_quoting_others() {
+    let site = fixture();
+    let root = site.path();
+    let shared = "while the tensor was being moved";
+    let entry = |i: usize, phrase: &str| {
+        format!(
+            "# RuntimeError: step{i}x failed {phrase}\n\n- **ID:** `crowd/e{i}`\n\
+             - **Domain:** crowd\n- **Category:** runtime_error\n\
+             - **Verification:** ai_generated\n- **Fix Rate:** 50%\n\n\
+             ## Root Cause\n\nA cause.\n\n## Workarounds\n\n1. **Wait.** (50% success)\n"
+        )
+    };
+    let dir = root.join("content/errors/crowd");
+    std::fs::create_dir_all(&dir).unwrap();
+    // 64 messages hold the phrase: its trigrams still seed.
+    for i in 0..65 {
+        let phrase = if i < 64 { shared } else { "on another device" };
+        std::fs::write(dir.join(format!("e{i}.md")), entry(i, phrase)).unwrap();
+    }
+    std::fs::write(
+        root.join("content/articles/crowd-quote.md"),
+        format!(
+            "---\ntitle: \"A step that failed\"\ndate: \"2026-01-05\"\nid: \"crowd-quote\"\n---\n\
+             We saw `RuntimeError: step0x failed {shared}` on every run.\n"
+        ),
+    )
+    .unwrap();
+    let opts = BuildOptions {
+        dest: root.join("book"),
+        ..Default::default()
+    };
+    let (mut live, _, _) = Live::start(root, &opts).unwrap();
+    let quoted = |live: &Live| {
+        (live.analysis.graph.links.iter()).any(|l| {
+            l.from
+                == crate::link::Node::Article {
+                    id: "crowd-quote".into(),
+                }
+                && l.to
+                    == crate::link::Node::Entry {
+                        id: "crowd/e0".into(),
+                    }
+        })
+    };
+    assert!(quoted(&live), "the article quotes entry 0");
+    // The 65th message takes the phrase: the article no longer finds entry 0 (too few of its
+    // words seeded), though entry 0 did not change.
+    let last = dir.join("e64.md");
+    std::fs::write(&last, entry(64, shared)).unwrap();
+    live.update(std::slice::from_ref(&last)).unwrap();
+    assert_as_full_pass(&live, "65 messages hold the phrase");
+    assert!(!quoted(&live), "the phrase no longer seeds");
+    // And back.
+    std::fs::write(&last, entry(64, "on another device")).unwrap();
+    live.update(std::slice::from_ref(&last)).unwrap();
+    assert_as_full_pass(&live, "64 messages hold the phrase again");
+    assert!(quoted(&live));
+}
