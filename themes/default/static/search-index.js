@@ -166,7 +166,8 @@
   // document not met can reach the max-th best score, and every one that can is known (no term
   // left in doubt for it). Otherwise notes what to fetch and returns null: while a document not
   // met could still reach the best, the next tier of the terms that leave most to gain; then
-  // the next tier of the term that leaves most in doubt over the documents that could.
+  // the next tier of the terms that leave most in doubt over the documents that could (each
+  // at least half as much as the most: fewer rounds of fetches for a few more bytes).
   var SLOT = null;
   function tieredTop(ix, exs, ws, denom, max) {
     var K = exs.length, n = ix.n, tiers = [], docs = [], k, e, j;
@@ -246,9 +247,9 @@
       for (t = 0; t < T; t++) if (met[y[4] * T + t] !== 1) gain[t] += tiers[t].rest;
     });
     if (!doubtful) return first.map(function (y) { return [y[0], y[1]]; });
-    var most2 = 0;
-    for (t = 1; t < T; t++) if (gain[t] > gain[most2]) most2 = t;
-    ix.tier(tiers[most2].p, tiers[most2].h);
+    var top = 0;
+    for (t = 0; t < T; t++) if (gain[t] > top) top = gain[t];
+    for (t = 0; t < T; t++) if (gain[t] > 0 && gain[t] >= top / 2) ix.tier(tiers[t].p, tiers[t].h);
     return null;
   }
 
