@@ -453,6 +453,14 @@ const LOADERS = {
       for (let k = 0; k * m.docs < m.n; k++) names.push("d/" + k);
       for (let k = 0; k * m.arts < m.nArts; k++) names.push("a/" + k);
       await Promise.all(names.map(ix.load));
+      // The long terms' tiers (v4 shards), now that the runs are in.
+      const more = [];
+      for (let i = 0; ix.tiered && i < m.count; i++) {
+        const p = ix.tiered(i);
+        if (p) p.max.forEach((_, k) => more.push("p/" + p.p + "-" + k));
+      }
+      await Promise.all(more.map(ix.load));
+      ix.missing();
       const t1 = performance.now();
       window.__search = (q) => {
         const r = S.search(ix, q, 10);

@@ -90,7 +90,8 @@ async function first(url, fileOf, q) {
     const t1 = performance.now();
     S.search(S.state.idx, text, 8);
     const rank = performance.now() - t1;
-    return { ms, rank, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null };
+    const ids = a.hits.map((h) => { const d = S.state.idx.doc(h.doc); return [d ? d[0] : h.doc, h.score]; });
+    return { ms, rank, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
   }, q.text);
   await ctx.close();
   return { ...out, files: files.length, bytes: files.reduce((n, f) => n + gz(f), 0) };

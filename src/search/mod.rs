@@ -5,7 +5,7 @@
 //! readings of the error it reports) with `template` (placeholders for what varies),
 //! `tokenise` (template -> terms), `format` (the inverted index with BM25F impacts), `rank` (a
 //! paste against it: `expand` looks terms up, `rerank` matches messages), `shards` (the index
-//! cut into the site's files), `live` (the index `serve` keeps, changed in place by an edit).
+//! cut into the site's files; `tiers`, a common term's postings by impact), `live` (the index `serve` keeps, changed in place by an edit).
 
 mod clean;
 mod expand;
@@ -16,6 +16,7 @@ pub(crate) mod rank;
 mod rerank;
 mod shards;
 mod template;
+mod tiers;
 mod tokenise;
 
 use crate::core::config::Config;

@@ -4,12 +4,15 @@
 //!
 //! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its data to
 //! `window.errbookShard(name, data)`, for pages opened from file:// cannot fetch):
-//! - `m`: the manifest, `{"v":3,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
+//! - `m`: the manifest, `{"v":4,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
 //!   "t":[[name, first term, number of its first term]...],"lens":[term lengths...]}`;
 //! - `t/NAME`: a run of consecutive terms (sorted) and their postings, `[[terms], [postings]]`
-//!   as `Index::terms` and `Index::post`. Runs end where a term's hash says (once a run holds
-//!   enough), so a term added or removed changes its own run and the manifest, not every run
-//!   after it; a run is named by a hash of its first term;
+//!   as `Index::terms` and `Index::post`, but that a term in more than `Layout::long`
+//!   documents has, in place of its postings, where its impact tiers are (`tiers`). Runs end
+//!   where a term's hash says (once a run holds enough), so a term added or removed changes
+//!   its own run and the manifest, not every run after it; a run is named by a hash of its
+//!   first term;
+//! - `p/NAME-K`: tier `K` of a long term's postings (`tiers`);
 //! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
 //!   [df...]]`, the last being the document frequency of each distinct term of its message
 //!   and then of each alias (the rerank's weights, which would otherwise need those terms'
@@ -20,6 +23,7 @@
 use crate::core::output::OutFile;
 use crate::search::expand::df;
 use crate::search::format::Index;
+use crate::search::tiers::{self, Slot};
 use crate::search::{normalise, tokenise};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -39,6 +43,10 @@ pub struct Layout {
     pub docs: usize,
     /// Articles per article shard.
     pub arts: usize,
+    /// A term in more documents than this ships its postings in impact tiers (`tiers`)...
+    pub long: usize,
+    /// ... the first of them this many postings, each next one twice as many.
+    pub tier: usize,
 }
 
 impl Default for Layout {
@@ -48,6 +56,8 @@ impl Default for Layout {
             run_max: 24 * 1024,
             docs: 32,
             arts: 64,
+            long: 1024,
+            tier: 256,
         }
     }
 }
@@ -77,13 +87,22 @@ pub(super) fn weight(post: &[u32]) -> usize {
         .sum()
 }
 
+/// What a term weighs in its run: its postings' `weight`, or a long term's slot.
+pub(super) fn slot_weight(df: usize, weight: usize, lay: &Layout) -> usize {
+    if tiers::is_long(df, lay) {
+        tiers::SLOT_WEIGHT
+    } else {
+        weight
+    }
+}
+
 /// The runs of terms: (first term number, end), consecutive and covering all terms.
 fn runs(idx: &Index, lay: &Layout) -> Vec<(usize, usize)> {
     cut_runs(
         idx.terms
             .iter()
             .zip(&idx.post)
-            .map(|(t, p)| (t.as_str(), weight(p))),
+            .map(|(t, p)| (t.as_str(), slot_weight(p.len() / 2, weight(p), lay))),
         lay,
     )
 }
@@ -158,10 +177,29 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     let mut manifest_runs = Vec::new();
     let mut names = HashSet::new();
+    // The long terms' slots and tiers.
+    let long: Vec<usize> = (0..idx.terms.len())
+        .filter(|&i| tiers::is_long(idx.post[i].len() / 2, &lay))
+        .collect();
+    let tier_names = tiers::names(long.iter().map(|&i| idx.terms[i].as_str()));
+    let mut slots: BTreeMap<usize, Slot> = BTreeMap::new();
+    for (&i, name) in long.iter().zip(&tier_names) {
+        let list = tiers::decode(&idx.post[i]);
+        let (slot, tier_files) = tiers::ship(name, &list, &lay);
+        slots.insert(i, slot);
+        files.extend(tier_files);
+    }
     for (start, end) in runs(idx, &lay) {
         let first = &idx.terms[start];
         let name = run_name(first, &mut names);
-        let body = (&idx.terms[start..end], &idx.post[start..end]);
+        let post: Vec<Slot> = (start..end)
+            .map(|i| {
+                slots
+                    .remove(&i)
+                    .unwrap_or_else(|| Slot::List(idx.post[i].clone()))
+            })
+            .collect();
+        let body = (&idx.terms[start..end], post);
         files.push((format!("t/{name}"), json(&body)));
         manifest_runs.push((name, first.clone(), start));
     }
@@ -211,7 +249,7 @@ impl Manifest {
         lens: &[usize],
     ) -> Vec<u8> {
         json(&serde_json::json!({
-            "v": 3,
+            "v": 4,
             "n": self.docs,
             "weak": self.weak,
             "count": self.terms,
@@ -258,7 +296,7 @@ pub(super) fn out_file(name: &str, body: Vec<u8>, offline: bool) -> OutFile {
 /// term, an entries' shard past the end), for an update in place to remove.
 pub(crate) fn stale(dest: &Path, keep: &HashSet<&str>) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["t", "d", "a", "l"] {
+    for dir in ["t", "p", "d", "a", "l"] {
         let Ok(list) = std::fs::read_dir(dest.join("search").join(dir)) else {
             continue;
         };

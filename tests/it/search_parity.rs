@@ -43,8 +43,26 @@ fn node() -> bool {
     ok
 }
 
+/// Small shards, so that a query's terms, prefixes and candidates span many of them, and
+/// every term in more than `long` entries in impact tiers of 2, 4, 8... postings.
+fn small(long: usize) -> errbook::search::Layout {
+    errbook::search::Layout {
+        run_min: 256,
+        run_max: 1024,
+        docs: 3,
+        arts: 2,
+        long,
+        tier: 2,
+    }
+}
+
 /// Run `queries` through both searches of the catalog at `root`; fail on any difference.
 fn agree(root: &Path, queries: &[String]) {
+    agree_cut(root, queries, &small(3));
+}
+
+/// `agree`, the shards cut as `layout` says.
+fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cfg = Config::load(root).unwrap();
     let analysis = errbook::site::analyse(root, &cfg, true).unwrap();
@@ -57,14 +75,7 @@ fn agree(root: &Path, queries: &[String]) {
     std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
     std::fs::write(&js_path, NODE_SCRIPT).unwrap();
     let shard_dir = dir.path().join("shards");
-    // Small shards, so that a query's terms, prefixes and candidates span many of them.
-    let layout = errbook::search::Layout {
-        run_min: 256,
-        run_max: 1024,
-        docs: 3,
-        arts: 2,
-    };
-    for (name, body) in errbook::search::shards(&idx, cfg.search.weak_score, &layout) {
+    for (name, body) in errbook::search::shards(&idx, cfg.search.weak_score, layout) {
         let p = shard_dir.join(format!("{name}.json"));
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
@@ -195,4 +206,42 @@ fn javascript_and_rust_agree_on_every_evaluation_paste() {
         .collect();
     assert!(queries.len() >= 300);
     agree(&crate::search_cases::eval_dir(), &queries);
+}
+
+/// On a catalog large enough that a query's best two dozen are decided before the common terms'
+/// tiers are all read (a generated one, with many entries sharing a message), the shards still
+/// answer as the whole index: pasted messages and typed words, common terms in tiers.
+#[test]
+fn tiers_answer_as_whole_lists_on_a_larger_catalog() {
+    if !node() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let o = crate::common::synth()
+        .args([
+            "--entries",
+            "600",
+            "--articles",
+            "20",
+            "--seed",
+            "3",
+            "--out",
+        ])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let root = tmp.path().join("errbook");
+    let cfg = Config::load(&root).unwrap();
+    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
+    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let mut queries = Vec::new();
+    for d in idx.docs.iter().step_by(23) {
+        queries.push(d.1.clone());
+        let words: Vec<&str> = d.1.split_whitespace().take(3).collect();
+        let typed = words.join(" ").to_lowercase();
+        let keep = typed.chars().count().saturating_sub(2);
+        queries.push(typed.chars().take(keep).collect());
+    }
+    agree_cut(&root, &queries, &small(24));
 }

@@ -1,6 +1,7 @@
 //! What the site's search files hold now, and which of them an update changes: a run of terms
-//! when one of its terms' lists changed or its bounds moved, a documents' shard when one of its
-//! documents changed (or moved, or a document frequency it ships changed), an articles' shard
+//! when one of its terms' lists changed or its bounds moved, a long term's tiers when its list
+//! changed, a documents' shard when one of its documents changed (or moved, or a document
+//! frequency it ships changed), an articles' shard
 //! when its articles did, a terms-by-length file when a term of that length came or went, and
 //! always the manifest. Each is serialised by `shards`' own functions, so the bytes are what a
 //! full build writes.
@@ -11,6 +12,7 @@ use super::terms::Terms;
 use crate::core::output::OutFile;
 use crate::search::format::Art;
 use crate::search::shards::{self, Layout, Manifest};
+use crate::search::tiers::{self, Slot};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The search files an update writes and the ones it removes (site paths).
@@ -29,6 +31,8 @@ pub(super) struct Shipped {
     arts: Vec<Art>,
     /// Lengths of the terms, each with its file.
     lens: BTreeSet<usize>,
+    /// The long terms: their tiers' name and how many tier files there are.
+    tiers: HashMap<u32, (String, usize)>,
 }
 
 /// The index after an update, and what the update changed.
@@ -40,6 +44,7 @@ pub(super) struct Now<'a> {
     pub(super) touched: &'a Touched,
     /// Per document: its own line of its shard may have changed.
     pub(super) doc_changed: &'a [bool],
+    pub(super) lay: &'a Layout,
     /// The first document whose number now belongs to another (or to none).
     pub(super) moved_from: usize,
     pub(super) weak: f64,
@@ -75,13 +80,14 @@ impl Out {
 impl Shipped {
     /// Note what the shards of `now` hold; with `emit`, the files that changed.
     pub(super) fn ship(&mut self, now: Now<'_>, emit: bool) -> Shards {
-        let lay = Layout::default();
+        let lay = now.lay.clone();
         let mut out = Out {
             shards: Shards::default(),
             offline: now.offline,
             emit,
         };
-        let manifest_runs = self.ship_runs(&now, &lay, &mut out);
+        let (names, renamed) = self.ship_tiers(&now, &lay, &mut out);
+        let manifest_runs = self.ship_runs(&now, &lay, &names, &renamed, &mut out);
         self.ship_docs(&now, &lay, &mut out);
         self.ship_arts(&now.arts, &lay, &mut out);
         let lens = self.ship_lens(&now, &mut out);
@@ -96,17 +102,69 @@ impl Shipped {
         out.shards
     }
 
-    /// The runs of terms: those whose bounds moved or whose terms' lists changed. Returns the
-    /// runs as the manifest lists them.
-    fn ship_runs(
+    /// The long terms' tiers: all of a term's files when its list changed, it became long or
+    /// its tiers' name changed. Returns each long term's name, and the long terms whose name
+    /// is new (their runs must say so).
+    fn ship_tiers(
         &mut self,
         now: &Now<'_>,
         lay: &Layout,
         out: &mut Out,
+    ) -> (HashMap<u32, String>, HashSet<u32>) {
+        let (terms, post) = (now.terms, now.post);
+        let long: Vec<u32> = (post.sorted().iter().copied())
+            .filter(|&t| tiers::is_long(post.df(t), lay))
+            .collect();
+        let names = tiers::names(long.iter().map(|&t| terms.name(t)));
+        let mut shipped = HashMap::new();
+        let mut renamed = HashSet::new();
+        let mut files: HashSet<String> = HashSet::new();
+        for (&t, name) in long.iter().zip(names) {
+            let old = self.tiers.get(&t);
+            let same = old.is_some_and(|o| o.0 == name);
+            if !same {
+                renamed.insert(t);
+            }
+            let count;
+            if same && !flag(&now.touched.list, t) {
+                count = old.map_or(0, |o| o.1);
+            } else {
+                let (_, tier_files) = tiers::ship(&name, post.list(t), lay);
+                count = tier_files.len();
+                for (f, body) in tier_files {
+                    out.write(&f, || body);
+                }
+            }
+            files.extend((0..count).map(|k| tiers::file(&name, k)));
+            shipped.insert(t, (name, count));
+        }
+        for (name, count) in self.tiers.values() {
+            for k in 0..*count {
+                let f = tiers::file(name, k);
+                if !files.contains(&f) {
+                    out.remove(&f);
+                }
+            }
+        }
+        let names = shipped.iter().map(|(&t, v)| (t, v.0.clone())).collect();
+        self.tiers = shipped;
+        (names, renamed)
+    }
+
+    /// The runs of terms: those whose bounds moved or whose terms' lists changed, or with a
+    /// long term whose tiers were renamed. Returns the runs as the manifest lists them.
+    fn ship_runs(
+        &mut self,
+        now: &Now<'_>,
+        lay: &Layout,
+        long: &HashMap<u32, String>,
+        renamed: &HashSet<u32>,
+        out: &mut Out,
     ) -> Vec<(String, String, usize)> {
         let (terms, post) = (now.terms, now.post);
         let sorted = post.sorted();
-        let cuts = shards::cut_runs(sorted.iter().map(|&t| (terms.name(t), post.weight(t))), lay);
+        let weight = |t: u32| shards::slot_weight(post.df(t), post.weight(t), lay);
+        let cuts = shards::cut_runs(sorted.iter().map(|&t| (terms.name(t), weight(t))), lay);
         let mut names = HashSet::new();
         let mut runs = HashMap::new();
         let mut manifest_runs = Vec::new();
@@ -115,11 +173,20 @@ impl Shipped {
             let (first, last) = (run[0], run[run.len() - 1]);
             let name = shards::run_name(terms.name(first), &mut names);
             let key = (first, last, run.len());
-            if self.runs.get(&name) != Some(&key) || run.iter().any(|&t| flag(&now.touched.list, t))
+            if self.runs.get(&name) != Some(&key)
+                || run
+                    .iter()
+                    .any(|&t| flag(&now.touched.list, t) || renamed.contains(&t))
             {
                 out.write(&format!("t/{name}"), || {
                     let ts: Vec<&str> = run.iter().map(|&t| terms.name(t)).collect();
-                    let ps: Vec<Vec<u32>> = run.iter().map(|&t| post.encoded(t)).collect();
+                    let ps: Vec<Slot> = run
+                        .iter()
+                        .map(|&t| match long.get(&t) {
+                            Some(p) => tiers::ship(p, post.list(t), lay).0,
+                            None => Slot::List(post.encoded(t)),
+                        })
+                        .collect();
                     shards::json(&(ts, ps))
                 });
             }

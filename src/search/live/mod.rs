@@ -16,6 +16,7 @@ mod tests;
 use crate::core::model::Catalog;
 use crate::link::Graph;
 use crate::search::format::{self, FIELDS};
+use crate::search::shards::Layout;
 use doc::{ArtCounts, Kept, NF};
 pub(crate) use emit::Shards;
 use rayon::prelude::*;
@@ -39,9 +40,28 @@ pub(crate) struct LiveIndex {
     avg: Vec<f64>,
     post: post::Postings,
     shipped: emit::Shipped,
+    /// How the shards are cut (the site's: `Layout::default`).
+    lay: Layout,
 }
 
 impl LiveIndex {
+    /// The same, the shards cut as `lay` says (the tests' small ones).
+    #[cfg(test)]
+    pub(crate) fn all_files_cut(
+        cat: &Catalog,
+        graph: &Graph,
+        weak: f64,
+        offline: bool,
+        lay: Layout,
+    ) -> (LiveIndex, Shards) {
+        let mut live = LiveIndex {
+            lay,
+            ..LiveIndex::default()
+        };
+        let files = live.update(cat, graph, &Changed::default(), weak, offline, true);
+        (live, files)
+    }
+
     /// The index of the whole catalog, as a full build has just written it.
     pub(crate) fn new(cat: &Catalog, graph: &Graph, weak: f64, offline: bool) -> LiveIndex {
         let mut live = LiveIndex::default();
@@ -111,6 +131,7 @@ impl LiveIndex {
             arts,
             touched: &touched,
             doc_changed: &doc_changed,
+            lay: &self.lay,
             moved_from: if moved { moved_from } else { usize::MAX },
             weak,
             offline,

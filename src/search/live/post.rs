@@ -47,6 +47,11 @@ impl Postings {
         out
     }
 
+    /// The list of `t`: (document, impact), documents increasing.
+    pub(super) fn list(&self, t: u32) -> &[(u32, u32)] {
+        self.lists.get(t as usize).map_or(&[], Vec::as_slice)
+    }
+
     pub(super) fn df(&self, t: u32) -> usize {
         self.lists.get(t as usize).map_or(0, Vec::len)
     }

@@ -9,6 +9,7 @@ use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
 use crate::core::model::Catalog;
 use crate::link::Graph;
+use crate::search::shards::Layout;
 use crate::search::{format, shards};
 use std::collections::BTreeMap;
 
@@ -32,11 +33,25 @@ fn catalog() -> (Catalog, Graph) {
     (cat, graph)
 }
 
-fn whole(cat: &Catalog, graph: &Graph, offline: bool) -> BTreeMap<String, Vec<u8>> {
-    shards::out_files(&format::build(cat, graph), 0.3, offline)
+fn whole(cat: &Catalog, graph: &Graph, offline: bool, lay: &Layout) -> BTreeMap<String, Vec<u8>> {
+    shards::shards(&format::build(cat, graph), 0.3, lay)
         .into_iter()
+        .map(|(name, body)| shards::out_file(&name, body, offline))
         .map(|f| (f.path, f.bytes))
         .collect()
+}
+
+/// The site's layout, and one cut small so that many terms are long, in tiers of two.
+fn layouts() -> [Layout; 2] {
+    let small = Layout {
+        run_min: 256,
+        run_max: 1024,
+        docs: 3,
+        arts: 2,
+        long: 3,
+        tier: 2,
+    };
+    [Layout::default(), small]
 }
 
 fn changed(id: &str) -> Changed {
@@ -47,14 +62,19 @@ fn changed(id: &str) -> Changed {
 
 #[test]
 fn kept_index_writes_what_the_whole_index_gives() {
-    for offline in [false, true] {
+    for (offline, lay) in [false, true]
+        .into_iter()
+        .flat_map(|o| layouts().map(|l| (o, l)))
+    {
         let (mut cat, graph) = catalog();
         assert!(!cat.entries.is_empty());
-        let (mut live, files) = LiveIndex::all_files(&cat, &graph, 0.3, offline);
+        let (mut live, files) = LiveIndex::all_files_cut(&cat, &graph, 0.3, offline, lay.clone());
         assert!(files.remove.is_empty());
         let mut site: BTreeMap<String, Vec<u8>> =
             files.write.into_iter().map(|f| (f.path, f.bytes)).collect();
-        assert_eq!(site, whole(&cat, &graph, offline));
+        assert_eq!(site, whole(&cat, &graph, offline, &lay));
+        let tiered = site.keys().any(|p| p.starts_with("search/p/"));
+        assert_eq!(tiered, lay.long < 10, "long terms shipped in tiers");
 
         let id = cat.entries[0].id.clone();
         let edits: [&dyn Fn(&mut Catalog); 3] = [
@@ -75,7 +95,7 @@ fn kept_index_writes_what_the_whole_index_gives() {
                 assert!(site.remove(&p).is_some(), "{p} removed but not there");
             }
             site.extend(up.write.into_iter().map(|f| (f.path, f.bytes)));
-            assert_eq!(site, whole(&cat, &graph, offline));
+            assert_eq!(site, whole(&cat, &graph, offline, &lay));
         }
     }
 }

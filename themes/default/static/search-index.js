@@ -1,6 +1,7 @@
 // errbook search's index lookups: a query term to the index terms it stands for (`expand`, as
 // src/search/expand.rs, with `osa` and `idf`), and the views the ranking reads the index through
-// (`view`: a whole index; `sharded`: the site's shards, src/search/shards.rs). A classic script
+// (`view`: a whole index; `sharded`: the site's shards, src/search/shards.rs), and the first
+// pass where common terms' postings are in impact tiers (`tieredTop`). A classic script
 // (offline bundles work from file://) that sets window.errbookIndexView, loaded before
 // search-rank.js; in node, module.exports.
 (function () {
@@ -83,6 +84,8 @@
       lower: function (q) { return lowerBound(terms, q); },
       termAt: function (i) { return terms[i]; },
       post: function (i) { return idx.post[i]; },
+      dfAt: function (i) { return idx.post[i].length / 2; },
+      tiered: function () { return null; },
       doc: function (d) { return idx.docs[d]; },
       art: function (a) { return idx.arts[a]; },
       df: function (t) { var i = lowerBound(terms, t); return i < terms.length && terms[i] === t ? idx.post[i].length / 2 : 0; },
@@ -110,6 +113,7 @@
       return lo;
     }
     function run(r) { return get("t/" + runs[r][0]); }
+    function slot(i) { var r = last(2, i), s = run(r); return s ? s[1][i - runs[r][2]] : undefined; }
     var v = {
       n: m.n, count: m.count, weak: m.weak, manifest: m, texts: new Map(),
       lower: function (q) {
@@ -125,12 +129,18 @@
         var s = run(r);
         return s ? s[0][i - runs[r][2]] : "";
       },
-      post: function (i) { var r = last(2, i), s = run(r); return s ? s[1][i - runs[r][2]] : []; },
+      // A term's postings; a long term's are in tiers (`tiered`), its slot says where.
+      post: function (i) { var p = slot(i); return Array.isArray(p) ? p : []; },
+      dfAt: function (i) { var p = slot(i); return p === undefined ? 0 : Array.isArray(p) ? p.length / 2 : p.df; },
+      tiered: function (i) { var p = slot(i); return p !== undefined && !Array.isArray(p) ? p : null; },
+      // Tier k of a long term's slot p; `has` only looks, noting nothing missing.
+      tier: function (p, k) { return get("p/" + p.p + "-" + k); },
+      hasTier: function (p, k) { return shards["p/" + p.p + "-" + k] !== undefined; },
       doc: function (d) { var s = get("d/" + Math.floor(d / m.docs)); return s ? s[d % m.docs] : null; },
       art: function (a) { var s = get("a/" + Math.floor(a / m.arts)); return s ? s[a % m.arts] : null; },
       df: function (t) {
         var i = v.lower(t);
-        return i >= 0 && i < m.count && v.termAt(i) === t ? v.post(i).length / 2 : 0;
+        return i >= 0 && i < m.count && v.termAt(i) === t ? v.dfAt(i) : 0;
       },
       ofLength: function (len) { return lens[len] === true ? get("l/" + len) || [] : []; },
       incomplete: function () { for (var k in missing) return true; return false; },
@@ -148,7 +158,117 @@
     return v;
   }
 
-  var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded };
+  // ---- the first pass where long terms are in impact tiers (src/search/tiers.rs) -----------
+  // The first pass's best `max` documents, [[doc, score / denom]...] best first, the same as
+  // over whole posting lists, to the bit. exs[k]: query term k's expansions [[term, factor]...];
+  // ws[k][e]: each one's weight. A long term's tiers are read highest impact first: a document
+  // missing from the tiers read so far has at most the next tier's maximum. Done once no
+  // document not met can reach the max-th best score, and every one that can is known (no term
+  // left in doubt for it). Otherwise notes what to fetch and returns null: while a document not
+  // met could still reach the best, the next tier of the terms that leave most to gain; then
+  // the next tier of the terms that leave most in doubt over the documents that could (each
+  // at least half as much as the most: fewer rounds of fetches for a few more bytes).
+  var SLOT = null;
+  function tieredTop(ix, exs, ws, denom, max) {
+    var K = exs.length, n = ix.n, tiers = [], docs = [], k, e, j;
+    if (!SLOT || SLOT.length !== n) SLOT = new Int32Array(n);
+    var cap = 1024, known = new Float64Array(cap * K), T = 0;
+    exs.forEach(function (ex) { ex.forEach(function (x) { if (ix.tiered(x[0])) T++; }); });
+    var met = new Uint8Array(cap * T);
+    function row(d) {
+      var r = SLOT[d] - 1;
+      if (r >= 0) return r;
+      r = docs.length;
+      docs.push(d);
+      SLOT[d] = r + 1;
+      if (r >= cap) {
+        cap *= 2;
+        var kn = new Float64Array(cap * K), mt = new Uint8Array(cap * T);
+        kn.set(known); mt.set(met); known = kn; met = mt;
+      }
+      return r;
+    }
+    for (k = 0; k < K; k++) {
+      for (e = 0; e < exs[k].length; e++) {
+        var i = exs[k][e][0], w = ws[k][e], p = ix.tiered(i), lists = [], ti = -1;
+        if (p) {
+          var h = 0;
+          while (h < p.max.length && ix.hasTier(p, h)) lists.push(ix.tier(p, h++));
+          ti = tiers.length;
+          tiers.push({ k: k, w: w, p: p, h: h, term: ix.termAt(i), rest: h < p.max.length ? w * p.max[h] / 100 : 0 });
+        } else lists.push(ix.post(i));
+        for (var l = 0; l < lists.length; l++) {
+          var list = lists[l], d = 0;
+          for (j = 0; j < list.length; j += 2) {
+            d += list[j];
+            var c = w * list[j + 1] / 100, r = row(d);
+            if (ti >= 0) met[r * T + ti] = 1;
+            if (c > known[r * K + k]) known[r * K + k] = c;
+          }
+        }
+      }
+    }
+    var out = ix.incomplete() ? null : settle(ix, tiers, docs, known, met, K, T, denom, max);
+    for (j = 0; j < docs.length; j++) SLOT[docs[j]] = 0;
+    return out;
+  }
+
+  // tieredTop's second half: bounds, the answer or what to fetch.
+  function settle(ix, tiers, docs, known, met, K, T, denom, max) {
+    var rest = new Float64Array(K), unseen = 0, up = new Float64Array(K), all = [], k, t, r;
+    for (t = 0; t < T; t++) if (tiers[t].rest > rest[tiers[t].k]) rest[tiers[t].k] = tiers[t].rest;
+    for (k = 0; k < K; k++) unseen += rest[k];
+    var norm = function (x) { return denom > 0 ? x / denom : 0; };
+    for (r = 0; r < docs.length; r++) {
+      var doubt = false;
+      up.fill(0);
+      for (t = 0; t < T; t++) {
+        var x = tiers[t];
+        if (met[r * T + t] === 1 || x.rest === 0) continue;
+        doubt = true;
+        if (x.rest > up[x.k]) up[x.k] = x.rest;
+      }
+      var lo = 0, hi = 0;
+      for (k = 0; k < K; k++) { lo += known[r * K + k]; hi += Math.max(known[r * K + k], up[k]); }
+      all.push([docs[r], norm(lo), norm(hi), doubt, r]);
+    }
+    var first = best(all, max), full = first.length === max;
+    var th = full ? first[max - 1][1] : -Infinity;
+    if (unseen > 0 && !(full && norm(unseen) < th)) {
+      var most = 0;
+      tiers.forEach(function (y) { if (y.rest > most) most = y.rest; });
+      tiers.forEach(function (y) { if (y.rest > 0 && y.rest >= most / 2) ix.tier(y.p, y.h); });
+      return null;
+    }
+    var gain = new Float64Array(T), doubtful = false;
+    all.forEach(function (y) {
+      if (!y[3] || y[2] < th) return;
+      doubtful = true;
+      for (t = 0; t < T; t++) if (met[y[4] * T + t] !== 1) gain[t] += tiers[t].rest;
+    });
+    if (!doubtful) return first.map(function (y) { return [y[0], y[1]]; });
+    var top = 0;
+    for (t = 0; t < T; t++) if (gain[t] > top) top = gain[t];
+    for (t = 0; t < T; t++) if (gain[t] > 0 && gain[t] >= top / 2) ix.tier(tiers[t].p, tiers[t].h);
+    return null;
+  }
+
+  // The `max` best of [doc, score, ...] by score, then by document: a full sort's order.
+  function before(a, b) { return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]); }
+  function best(all, max) {
+    var out = [];
+    for (var a = 0; a < all.length; a++) {
+      var h = all[a], j = out.length;
+      if (j === max && !before(h, out[j - 1])) continue;
+      while (j > 0 && before(h, out[j - 1])) j--;
+      out.splice(j, 0, h);
+      if (out.length > max) out.pop();
+    }
+    return out;
+  }
+
+  var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded, tieredTop: tieredTop,
+              before: before };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookIndexView = api;
 })();

@@ -327,10 +327,10 @@
   // ---- expand and the index's views: search-index.js (window.errbookIndexView) ------------
   var X = typeof module !== "undefined" && module.exports ? require("./search-index.js") : window.errbookIndexView;
   var MAX_QUERY_TERMS = 48, TYPED_TERMS = 4;
-  var idf = X.idf, osa = X.osa, expand = X.expand, view = X.view, sharded = X.sharded;
+  var idf = X.idf, osa = X.osa, expand = X.expand, view = X.view, sharded = X.sharded, before = X.before;
 
   // search() over a sharded view, fetching what each run of it missed, until none is.
-  var MAX_ROUNDS = 64;
+  var MAX_ROUNDS = 256;
   function query(ix, text, limit, weak) {
     return new Promise(function (resolve, reject) {
       (function round(k) {
@@ -494,8 +494,6 @@
     return out;
   }
 
-  function before(a, b) { return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]); }
-
   // The first pass's arrays, kept between queries (and zeroed after each: only the documents
   // a query touched), so that a query allocates nothing as large as the catalog.
   var BUF = null;
@@ -517,44 +515,53 @@
     var toks = tokens(detected.template), pairs = {};
     for (var p = 0; p + 1 < toks.length; p++) pairs[toks[p] + " " + toks[p + 1]] = true;
     var q = { weights: [], reach: [], hits: new Map(), pairs: pairs, codes: terms.map(isCode) };
+    var exs = [], ws = [], tiered = false;
     for (var k = 0; k < terms.length; k++) {
       var ex = expand(idx, terms[k], k + 1 === terms.length, typed);
-      var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.post(ex[0][0]).length / 2) : idf(n, 1);
+      var qIdf = ex.length && ex[0][1] === 1.0 ? idf(n, idx.dfAt(ex[0][0])) : idf(n, 1);
       denom += qIdf;
       q.weights.push(genericWeight(terms[k], qIdf));
       q.reach.push(ex.map(function (e) {
         var t = idx.termAt(e[0]);
         if (!q.hits.has(t) || e[1] > q.hits.get(t)) q.hits.set(t, e[1]);
+        matched[t] = true;
         return [t, e[1]];
       }));
-      var touched = buf.touched, nt = 0;
-      for (var e = 0; e < ex.length; e++) {
-        var list = idx.post(ex[e][0]);
-        matched[idx.termAt(ex[e][0])] = true;
-        var w = ex[e][1] * Math.min(idf(n, list.length / 2), qIdf);
-        var d = 0;
-        for (var i = 0; i < list.length; i += 2) {
-          d += list[i];
-          var c = w * list[i + 1] / 100;
-          if (best[d] === 0) touched[nt++] = d;
-          if (c > best[d]) best[d] = c;
+      exs.push(ex);
+      ws.push(ex.map(function (e) {
+        if (idx.tiered(e[0])) tiered = true;
+        return e[1] * Math.min(idf(n, idx.dfAt(e[0])), qIdf);
+      }));
+    }
+    var max = Math.max(limit, RERANK), first = [];
+    if (tiered) first = X.tieredTop(idx, exs, ws, denom, max); // long terms' tiers: search-index.js
+    else {
+      for (k = 0; k < terms.length; k++) {
+        var touched = buf.touched, nt = 0;
+        for (var e = 0; e < exs[k].length; e++) {
+          var list = idx.post(exs[k][e][0]), w = ws[k][e], d = 0;
+          for (var i = 0; i < list.length; i += 2) {
+            d += list[i];
+            var c = w * list[i + 1] / 100;
+            if (best[d] === 0) touched[nt++] = d;
+            if (c > best[d]) best[d] = c;
+          }
         }
-      }
-      for (var t = 0; t < nt; t++) {
-        var dd = touched[t];
-        score[dd] += best[dd];
-        best[dd] = 0;
-        if (!seen[dd]) { seen[dd] = 1; any[na++] = dd; }
+        for (var t = 0; t < nt; t++) {
+          var dd = touched[t];
+          score[dd] += best[dd];
+          best[dd] = 0;
+          if (!seen[dd]) { seen[dd] = 1; any[na++] = dd; }
+        }
       }
     }
     // A sharded index lacked some terms: what it would rank now is not the answer.
-    if (idx.incomplete()) {
+    if (idx.incomplete() || first === null) {
       for (var z = 0; z < na; z++) { score[any[z]] = 0; seen[any[z]] = 0; }
       return { detected: detected, terms: terms, matched: matched, hits: [] };
     }
     // The first pass's best (a paste matches most of a large catalog; sorting every match was
     // most of a query's time): the same order as a full sort.
-    var max = Math.max(limit, RERANK), first = [];
     for (var a = 0; a < na; a++) {
       var doc = any[a], sc = denom > 0 ? score[doc] / denom : 0, j = first.length;
       score[doc] = 0;

@@ -1,0 +1,142 @@
+//! Tiers: a term in many documents ships its postings cut by impact, highest first, so that a
+//! query fetches the top of a common word's list and not all of it (search-index.js's
+//! `tieredTop` stops once no document it has not met can reach its best two dozen, and every
+//! one that can has no term in doubt).
+//!
+//! A long term's slot in its run of terms is `{"p": NAME, "df": documents, "max": [the highest
+//! impact of each tier...]}` in place of its postings; tier `k` is the file `p/NAME-K`, its
+//! postings in document order as a run has them (`[doc delta, impact, ...]`). Tier `k` holds
+//! `Layout::tier << k` postings (at most `Layout::tier << TIER_DOUBLINGS`), taken in order of
+//! impact (highest first; between equal impacts, lower document numbers first), so a document
+//! missing from tiers `0..k` has at most tier `k`'s highest impact for that term.
+
+use crate::search::shards::{json, run_name, Layout};
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// Tiers double in size this many times, then keep that size.
+const TIER_DOUBLINGS: u32 = 6;
+
+/// What a long term's slot weighs when runs of terms are cut (`shards::cut_runs`): about its
+/// JSON, whatever the length of its postings.
+pub(crate) const SLOT_WEIGHT: usize = 64;
+
+/// Whether a term in `df` documents ships in tiers.
+pub(crate) fn is_long(df: usize, lay: &Layout) -> bool {
+    df > lay.long
+}
+
+/// A term's place in a run: its postings, or where its tiers are.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum Slot {
+    List(Vec<u32>),
+    Tiers { p: String, df: usize, max: Vec<u32> },
+}
+
+/// A list of `(document, impact)` in document order, cut into tiers: (highest impact, the
+/// tier's postings encoded in document order).
+pub(crate) fn tiers(list: &[(u32, u32)], lay: &Layout) -> Vec<(u32, Vec<u32>)> {
+    let mut by_impact: Vec<(u32, u32)> = list.to_vec();
+    by_impact.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let first = lay.tier.max(1);
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut k = 0u32;
+    while at < by_impact.len() {
+        let size = first << k.min(TIER_DOUBLINGS);
+        let end = (at + size).min(by_impact.len());
+        let mut tier = by_impact[at..end].to_vec();
+        let max = tier[0].1;
+        tier.sort_unstable();
+        out.push((max, encode(&tier)));
+        at = end;
+        k += 1;
+    }
+    out
+}
+
+/// `(document, impact)` in document order as a run ships them: `[doc delta, impact, ...]`.
+pub(crate) fn encode(list: &[(u32, u32)]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(list.len() * 2);
+    let mut last = 0;
+    for &(d, i) in list {
+        out.push(d - last);
+        out.push(i);
+        last = d;
+    }
+    out
+}
+
+/// `[doc delta, impact, ...]` back to `(document, impact)`.
+pub(crate) fn decode(post: &[u32]) -> Vec<(u32, u32)> {
+    let mut d = 0u32;
+    post.chunks(2)
+        .filter(|p| p.len() == 2)
+        .map(|p| {
+            d += p[0];
+            (d, p[1])
+        })
+        .collect()
+}
+
+/// The file of a long term's tier `k`, under `search/`.
+pub(crate) fn file(name: &str, k: usize) -> String {
+    format!("p/{name}-{k}")
+}
+
+/// The names of the long terms' tiers, in the terms' order: a hash of the term, with a suffix
+/// on the rare clash with an earlier one.
+pub(crate) fn names<'a>(long_terms: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    long_terms.map(|t| run_name(t, &mut seen)).collect()
+}
+
+/// A long term's slot and its tier files (name under `search/`, JSON).
+pub(crate) fn ship(
+    name: &str,
+    list: &[(u32, u32)],
+    lay: &Layout,
+) -> (Slot, Vec<(String, Vec<u8>)>) {
+    let cut = tiers(list, lay);
+    let max = cut.iter().map(|t| t.0).collect();
+    let files = cut
+        .iter()
+        .enumerate()
+        .map(|(k, (_, post))| (file(name, k), json(post)))
+        .collect();
+    let slot = Slot::Tiers {
+        p: name.to_string(),
+        df: list.len(),
+        max,
+    };
+    (slot, files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiers_hold_every_posting_once_highest_first() {
+        let list: Vec<(u32, u32)> = (0..100u32).map(|d| (d * 3, 1 + (d * 37) % 100)).collect();
+        let lay = Layout {
+            tier: 4,
+            ..Layout::default()
+        };
+        let cut = tiers(&list, &lay);
+        let sizes: Vec<usize> = cut.iter().map(|t| t.1.len() / 2).collect();
+        assert_eq!(sizes, vec![4, 8, 16, 32, 40]);
+        let mut all: Vec<(u32, u32)> = cut.iter().flat_map(|t| decode(&t.1)).collect();
+        // Each tier's impacts are at most its maximum and at least the next tier's.
+        for w in cut.windows(2) {
+            let low = decode(&w[0].1).iter().map(|p| p.1).min();
+            assert!(low >= Some(w[1].0), "{w:?}");
+        }
+        for (max, post) in &cut {
+            assert_eq!(decode(post).iter().map(|p| p.1).max(), Some(*max));
+        }
+        all.sort_unstable();
+        assert_eq!(all, list);
+    }
+}
