@@ -128,9 +128,9 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
 
 /// Render every page and file of the site into `stage`; returns (pages, files) and, with
 /// `keep`, the search index as `serve` keeps it (made instead of the plain one: the same files).
-/// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`); with it, each
-/// entry's page is rendered from its file read again (`reread`), as the analysis kept only part
-/// of it.
+/// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`). When the analysis
+/// kept only part of each entry (`Analysis::lean_entries`), each entry's page is rendered from
+/// its file read again (`reread`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn render_into(
     root: &Path,
@@ -146,7 +146,7 @@ pub(super) fn render_into(
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
     let mut r = Renderer::new(root, cfg, cat, offline)?;
-    let reread = memo.is_some().then_some(root);
+    let reread = analysis.lean_entries.then_some(root);
     r.highlights = match memo {
         Some(m) => m,
         None => crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang),
