@@ -80,6 +80,18 @@ pub struct Scope {
 
 /// `analyse`, choosing what it takes in.
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
+    analyse_then(root, cfg, scope, &mut |_, _| {})
+}
+
+/// `analyse_with`, telling `parsed` of the catalog (drafts left out as the scope says) and the
+/// diagnostics so far once it is parsed, before the link stage: a build starts making the
+/// pages' folders then, beside the link stage.
+pub(crate) fn analyse_then(
+    root: &Path,
+    cfg: &Config,
+    scope: Scope,
+    parsed: &mut dyn FnMut(&Catalog, &Diagnostics),
+) -> Result<Analysis> {
     use crate::core::timings::stage;
     let infer = scope.infer;
     let mut diags = Diagnostics::default();
@@ -101,6 +113,7 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
     if !scope.drafts {
         catalog.drop_drafts();
     }
+    parsed(&catalog, &diags);
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
     let texts = if scope.lean {

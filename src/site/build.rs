@@ -1,7 +1,7 @@
 //! The build: analyse, then render every page and file of the site into a staging folder and
 //! swap it in (`write`). On content errors nothing is written and the old output stays whole.
 
-use super::analysis::{analyse_with, Analysis, Scope};
+use super::analysis::{analyse_then, Analysis, Scope};
 use crate::core::config::{Config, EntryJson};
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
@@ -83,21 +83,53 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             live: keep,
             lean: !keep,
         };
-        let mut analysis = analyse_with(root, cfg, scope)?;
-        if analysis.diags.has_errors() {
-            return Err(crate::core::error::Error::Content {
-                errors: analysis.diags.error_count(),
-                diags: analysis.diags,
-            });
-        }
+        // Once the catalog parsed without errors, the staging folder is made and the pages'
+        // folders with it, beside the link stage (`write::Ahead`).
+        let mut early: Option<Result<crate::write::Staging>> = None;
+        let mut ahead = None;
+        let analysed = analyse_then(root, cfg, scope, &mut |cat, diags| {
+            if diags.has_errors() {
+                return;
+            }
+            let stage = crate::write::Staging::new(&opts.dest);
+            if let Ok(s) = &stage {
+                ahead = s.make_ahead(page_dirs(cat));
+            }
+            early = Some(stage);
+        });
+        // A build that stops before rendering leaves no staging folder it made.
+        let give_up = |ahead: Option<crate::write::Ahead>, early: Option<Result<_>>| {
+            drop(ahead);
+            if let Some(Ok(stage)) = early {
+                crate::write::Staging::discard(stage);
+            }
+        };
+        let records = analysed.and_then(|a| Ok((a, RecordSet::load(root, cfg)?)));
+        let (mut analysis, records) = match records {
+            Ok((a, _)) if a.diags.has_errors() => {
+                give_up(ahead, early);
+                return Err(crate::core::error::Error::Content {
+                    errors: a.diags.error_count(),
+                    diags: a.diags,
+                });
+            }
+            Ok(done) => done,
+            Err(e) => {
+                give_up(ahead, early);
+                return Err(e);
+            }
+        };
         if !keep {
             // Rendering reads the model, not the sources: free the articles' texts too.
             analysis.files = Vec::new();
         }
-        let records = RecordSet::load(root, cfg)?;
-        let stage = crate::write::Staging::new(&opts.dest)?;
+        let stage = match early {
+            Some(stage) => stage?,
+            None => crate::write::Staging::new(&opts.dest)?,
+        };
         let memo = analysis.highlights.take();
         let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep, memo);
+        drop(ahead);
         let (pages, files, search) = match render {
             Ok(counts) => counts,
             Err(e) => {
@@ -124,6 +156,19 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
     } else {
         run()
     }
+}
+
+/// The folders of the entries' and articles' pages, in the order they are rendered.
+fn page_dirs(cat: &crate::core::model::Catalog) -> Vec<String> {
+    let entries = cat.entries.iter().map(|e| crate::core::urls::entry(&e.id));
+    let articles = cat
+        .articles
+        .iter()
+        .map(|a| crate::core::urls::article(&a.id));
+    entries
+        .chain(articles)
+        .map(|p| p.trim_end_matches('/').to_string())
+        .collect()
 }
 
 /// Render every page and file of the site into `stage`; returns (pages, files) and, with

@@ -1,0 +1,67 @@
+//! Folders made ahead of the files: a build knows its pages' folders once the catalog is parsed,
+//! and makes them on a thread of its own while the link stage (which leaves a core idle) runs,
+//! so that the render threads find most of them there.
+//!
+//! Only a hint: a folder this thread could not make is made (or its error reported) by the
+//! write that needs it, and a folder a render thread made first is skipped. Nothing but folders
+//! is made here, and only folders that the build writes a file into.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The thread making the folders; dropping it stops the thread and waits for it, so no folder
+/// is made after the staging folder is swapped in or given up.
+pub(crate) struct Ahead {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Start making `dirs` (relative to `base`, with `/` separators), in their order.
+pub(super) fn start(base: PathBuf, dirs: Vec<String>) -> Ahead {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let thread = std::thread::Builder::new()
+        .name("errbook-folders".into())
+        .spawn(move || {
+            for rel in &dirs {
+                if flag.load(Ordering::Relaxed) {
+                    return;
+                }
+                // An error here is the write's to report, when it makes the folder itself.
+                let _ = super::dirs::make_for_file(&base.join(rel));
+            }
+        })
+        .ok();
+    Ahead { stop, thread }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn makes_the_folders_and_stops_when_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dirs = vec!["errors/a/x".to_string(), "errors/b/y".to_string()];
+        drop(start(tmp.path().to_path_buf(), dirs));
+        // Dropped at once, it may have stopped before any folder; joined, it makes no more.
+        let again = start(tmp.path().to_path_buf(), vec!["articles/z".into()]);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        drop(again);
+        assert!(tmp.path().join("articles/z").is_dir());
+        // A file where a folder must go stops nothing and panics nowhere.
+        std::fs::write(tmp.path().join("file"), "x").unwrap();
+        drop(start(tmp.path().to_path_buf(), vec!["file/a".into()]));
+        assert!(tmp.path().join("file").is_file());
+    }
+}
