@@ -129,7 +129,11 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
         };
         let memo = analysis.highlights.take();
         let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep, memo);
-        drop(ahead);
+        match (&render, ahead) {
+            // Every page is written: its folder is there, so the thread has no more to make.
+            (Ok(_), Some(ahead)) => ahead.wait(),
+            (_, ahead) => drop(ahead),
+        }
         let (pages, files, search) = match render {
             Ok(counts) => counts,
             Err(e) => {

@@ -36,6 +36,15 @@ pub(super) fn start(base: PathBuf, dirs: Vec<String>) -> Ahead {
     Ahead { stop, thread }
 }
 
+impl Ahead {
+    /// Wait for every folder to be made (or found there already).
+    pub(crate) fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 impl Drop for Ahead {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -50,18 +59,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn makes_the_folders_and_stops_when_dropped() {
+    fn makes_the_folders_in_turn_and_stops_when_dropped() {
         let tmp = tempfile::tempdir().unwrap();
         let dirs = vec!["errors/a/x".to_string(), "errors/b/y".to_string()];
-        drop(start(tmp.path().to_path_buf(), dirs));
-        // Dropped at once, it may have stopped before any folder; joined, it makes no more.
-        let again = start(tmp.path().to_path_buf(), vec!["articles/z".into()]);
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        drop(again);
-        assert!(tmp.path().join("articles/z").is_dir());
-        // A file where a folder must go stops nothing and panics nowhere.
+        start(tmp.path().to_path_buf(), dirs).wait();
+        assert!(tmp.path().join("errors/a/x").is_dir() && tmp.path().join("errors/b/y").is_dir());
+        // Dropped, it stops: once dropped, it makes no more folders (whether it made this one
+        // first depends on the scheduler).
+        drop(start(tmp.path().to_path_buf(), vec!["articles/z".into()]));
+        let made = tmp.path().join("articles/z").is_dir();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(tmp.path().join("articles/z").is_dir(), made);
+        // A file where a folder must go, or a folder there already, stops nothing and panics
+        // nowhere.
         std::fs::write(tmp.path().join("file"), "x").unwrap();
-        drop(start(tmp.path().to_path_buf(), vec!["file/a".into()]));
-        assert!(tmp.path().join("file").is_file());
+        let dirs = vec!["file/a".into(), "errors/a/x".into(), "errors/c".into()];
+        start(tmp.path().to_path_buf(), dirs).wait();
+        assert!(tmp.path().join("file").is_file() && tmp.path().join("errors/c").is_dir());
     }
 }
