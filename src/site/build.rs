@@ -83,50 +83,11 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             live: keep,
             lean: !keep,
         };
-        // Once the catalog parsed without errors, the staging folder is made and the pages'
-        // folders with it, beside the link stage (`write::Ahead`).
-        let mut early: Option<Result<crate::write::Staging>> = None;
-        let mut ahead = None;
-        let analysed = analyse_then(root, cfg, scope, &mut |cat, diags| {
-            if diags.has_errors() {
-                return;
-            }
-            let stage = crate::write::Staging::new(&opts.dest);
-            if let Ok(s) = &stage {
-                ahead = s.make_ahead(page_dirs(cat));
-            }
-            early = Some(stage);
-        });
-        // A build that stops before rendering leaves no staging folder it made.
-        let give_up = |ahead: Option<crate::write::Ahead>, early: Option<Result<_>>| {
-            drop(ahead);
-            if let Some(Ok(stage)) = early {
-                crate::write::Staging::discard(stage);
-            }
-        };
-        let records = analysed.and_then(|a| Ok((a, RecordSet::load(root, cfg)?)));
-        let (mut analysis, records) = match records {
-            Ok((a, _)) if a.diags.has_errors() => {
-                give_up(ahead, early);
-                return Err(crate::core::error::Error::Content {
-                    errors: a.diags.error_count(),
-                    diags: a.diags,
-                });
-            }
-            Ok(done) => done,
-            Err(e) => {
-                give_up(ahead, early);
-                return Err(e);
-            }
-        };
+        let (mut analysis, records, stage, ahead) = analyse_and_stage(root, cfg, opts, scope)?;
         if !keep {
             // Rendering reads the model, not the sources: free the articles' texts too.
             analysis.files = Vec::new();
         }
-        let stage = match early {
-            Some(stage) => stage?,
-            None => crate::write::Staging::new(&opts.dest)?,
-        };
         let memo = analysis.highlights.take();
         let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep, memo);
         match (&render, ahead) {
@@ -160,6 +121,64 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
     } else {
         run()
     }
+}
+
+/// What the build renders from: the analysis (without content errors), the records, the
+/// staging folder and the thread making the pages' folders in it.
+type Staged = (
+    Analysis,
+    RecordSet,
+    crate::write::Staging,
+    Option<crate::write::Ahead>,
+);
+
+/// Analyse; once the catalog parsed without errors, make the staging folder and start making
+/// the pages' folders in it, beside the link stage (`write::Ahead`). A build that stops here
+/// (content errors, records that cannot be read) leaves no staging folder it made.
+fn analyse_and_stage(
+    root: &Path,
+    cfg: &Config,
+    opts: &BuildOptions,
+    scope: Scope,
+) -> Result<Staged> {
+    let mut early: Option<Result<crate::write::Staging>> = None;
+    let mut ahead = None;
+    let analysed = analyse_then(root, cfg, scope, &mut |cat, diags| {
+        if diags.has_errors() {
+            return;
+        }
+        let stage = crate::write::Staging::new(&opts.dest);
+        if let Ok(s) = &stage {
+            ahead = s.make_ahead(page_dirs(cat));
+        }
+        early = Some(stage);
+    });
+    let give_up = |ahead: Option<crate::write::Ahead>, early: Option<Result<_>>| {
+        drop(ahead);
+        if let Some(Ok(stage)) = early {
+            crate::write::Staging::discard(stage);
+        }
+    };
+    let records = analysed.and_then(|a| Ok((a, RecordSet::load(root, cfg)?)));
+    let (analysis, records) = match records {
+        Ok((a, _)) if a.diags.has_errors() => {
+            give_up(ahead, early);
+            return Err(crate::core::error::Error::Content {
+                errors: a.diags.error_count(),
+                diags: a.diags,
+            });
+        }
+        Ok(done) => done,
+        Err(e) => {
+            give_up(ahead, early);
+            return Err(e);
+        }
+    };
+    let stage = match early {
+        Some(stage) => stage?,
+        None => crate::write::Staging::new(&opts.dest)?,
+    };
+    Ok((analysis, records, stage, ahead))
 }
 
 /// The folders of the entries' and articles' pages, in the order they are rendered.
