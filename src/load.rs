@@ -62,8 +62,7 @@ pub(crate) fn read_one(
     rel: &Path,
 ) -> Result<Result<SourceFile, Diagnostic>> {
     let abs = root.join(rel);
-    let bytes = std::fs::read(&abs).at(&abs)?;
-    let mtime = std::fs::metadata(&abs).ok().and_then(|m| m.modified().ok());
+    let (bytes, mtime) = read_with_mtime(&abs).at(&abs)?;
     Ok(match check_text(rel, bytes) {
         Ok(text) => Ok(SourceFile {
             kind,
@@ -73,6 +72,22 @@ pub(crate) fn read_one(
         }),
         Err(d) => Err(*d),
     })
+}
+
+/// A file's bytes and modification time, from one open (a build reads every content file: a
+/// second lookup of each path for its time cost as much again in system calls).
+fn read_with_mtime(path: &Path) -> std::io::Result<(Vec<u8>, Option<std::time::SystemTime>)> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let meta = f.metadata().ok();
+    let mut bytes = Vec::new();
+    if let Some(len) = meta.as_ref().and_then(|m| usize::try_from(m.len()).ok()) {
+        // A hint only (the file may change as it is read); a size too large to hold fails
+        // the read below as it would have, not the allocation here.
+        let _ = bytes.try_reserve_exact(len.saturating_add(1).min(1 << 30));
+    }
+    f.read_to_end(&mut bytes)?;
+    Ok((bytes, meta.and_then(|m| m.modified().ok())))
 }
 
 /// Bytes to text, or the diagnostic that says why not (boxed: a diagnostic is several times

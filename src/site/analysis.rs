@@ -22,6 +22,27 @@ pub struct Analysis {
     /// A lean analysis's code blocks seen more than once, found before the entries' code was
     /// dropped (`Scope::lean`); the build highlights each of them once.
     pub(crate) highlights: Option<crate::render::highlight::Memo>,
+    /// The entries were cut to what every page needs (`parse::lean`): the build reads each
+    /// entry's file again to render its page. A lean analysis of a catalog whose entries fit
+    /// `WHOLE_ENTRIES_BYTES` keeps them whole instead.
+    pub(crate) lean_entries: bool,
+}
+
+/// A lean analysis keeps the entries whole, and the build renders them without reading their
+/// files again, while the entries' files hold at most this many bytes (their models then take
+/// a few times that): reading and parsing every entry twice costs a tenth of a build's time,
+/// which a catalog this size can spare in memory. A larger catalog's memory grows with what
+/// cross-links and the index need, not with its pages.
+/// `ERRBOOK_WHOLE_ENTRIES_MIB` sets another budget in MiB (0: always lean, as a large catalog's
+/// build; the tests run both ways).
+pub(crate) const WHOLE_ENTRIES_BYTES: u64 = 64 << 20;
+
+/// `WHOLE_ENTRIES_BYTES`, or what `ERRBOOK_WHOLE_ENTRIES_MIB` says instead.
+fn whole_entries_budget() -> u64 {
+    std::env::var("ERRBOOK_WHOLE_ENTRIES_MIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(WHOLE_ENTRIES_BYTES, |mib| mib.saturating_mul(1 << 20))
 }
 
 /// load -> parse -> link.
@@ -59,25 +80,40 @@ pub struct Scope {
 
 /// `analyse`, choosing what it takes in.
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
+    analyse_then(root, cfg, scope, &mut |_, _| {})
+}
+
+/// `analyse_with`, telling `parsed` of the catalog (drafts left out as the scope says) and the
+/// diagnostics so far once it is parsed, before the link stage: a build starts making the
+/// pages' folders then, beside the link stage.
+pub(crate) fn analyse_then(
+    root: &Path,
+    cfg: &Config,
+    scope: Scope,
+    parsed: &mut dyn FnMut(&Catalog, &Diagnostics),
+) -> Result<Analysis> {
     use crate::core::timings::stage;
     let infer = scope.infer;
     let mut diags = Diagnostics::default();
-    let (files, mut catalog, highlights) = if !scope.lean {
+    let (files, mut catalog, highlights, lean_entries) = if !scope.lean {
         let t = stage("load");
         let files = crate::load::load_all(root, &mut diags)?;
         drop(t);
         let _t = stage("parse");
         let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
-        (files, catalog, None)
+        (files, catalog, None, false)
     } else {
         let _t = stage("load+parse");
         let repeated = super::repeated::Repeated::new(&cfg.build.default_code_lang);
-        let (files, catalog) = load_and_parse(root, cfg, &repeated, &mut diags)?;
-        (files, catalog, Some(repeated.memo()))
+        let paths = crate::load::content_paths(root)?;
+        let lean = entry_bytes(root, &paths) > whole_entries_budget();
+        let (files, catalog) = load_and_parse(root, cfg, (&paths, lean), &repeated, &mut diags)?;
+        (files, catalog, Some(repeated.memo()), lean)
     };
     if !scope.drafts {
         catalog.drop_drafts();
     }
+    parsed(&catalog, &diags);
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
     let texts = if scope.lean {
@@ -107,7 +143,7 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
         (graph, None)
     };
     drop((t, texts));
-    if scope.lean {
+    if lean_entries {
         // The entries whose parts other pages show keep their whole model.
         super::reread::restore_linked(root, cfg, &mut catalog, &graph)?;
     }
@@ -119,24 +155,36 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
         diags,
         links,
         highlights,
+        lean_entries,
     })
 }
 
-/// Read and parse every content file, a file at a time per thread, keeping the text of the
-/// articles only (link inference matches them) and of each entry what a lean build keeps
-/// (`parse::lean`); what the link stage checks of an entry was taken out at parse time, and
-/// the code blocks are counted in `repeated` before they go. Returns the files kept and the
-/// catalog.
+/// The bytes of the entries' files among `paths` (what a file that cannot be read adds is
+/// left to the reading to report).
+fn entry_bytes(root: &Path, paths: &[(crate::core::model::PageKind, std::path::PathBuf)]) -> u64 {
+    use rayon::prelude::*;
+    paths
+        .par_iter()
+        .filter(|(kind, _)| *kind == crate::core::model::PageKind::Entry)
+        .map(|(_, rel)| std::fs::metadata(root.join(rel)).map_or(0, |m| m.len()))
+        .sum()
+}
+
+/// Read and parse the content files `paths`, a file at a time per thread, keeping the text of
+/// the articles only (link inference matches them) and, with `lean`, of each entry what a lean
+/// build keeps (`parse::lean`); what the link stage checks of an entry was taken out at parse
+/// time, and the code blocks are counted in `repeated` before they go. Returns the files kept
+/// and the catalog.
 fn load_and_parse(
     root: &Path,
     cfg: &Config,
+    (paths, lean): (&[(crate::core::model::PageKind, std::path::PathBuf)], bool),
     repeated: &super::repeated::Repeated<'_>,
     diags: &mut Diagnostics,
 ) -> Result<(Vec<SourceFile>, Catalog)> {
     use crate::core::model::PageKind;
     use crate::parse::{Done, Parsed};
     use rayon::prelude::*;
-    let paths = crate::load::content_paths(root)?;
     let timeout = cfg.verify.timeout_s;
     // Each file: its parse and, for an article, the file kept; or why it could not be read.
     type Read = Result<std::result::Result<(Done, Option<SourceFile>), Diagnostic>>;
@@ -151,7 +199,9 @@ fn load_and_parse(
             match &mut parsed {
                 Parsed::Entry(e) => {
                     repeated.count(&e.snippets);
-                    crate::parse::lean::entry(e);
+                    if lean {
+                        crate::parse::lean::entry(e);
+                    }
                 }
                 Parsed::Article(a) => repeated.count(&a.snippets),
                 Parsed::Failed => {}

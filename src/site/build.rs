@@ -1,7 +1,7 @@
 //! The build: analyse, then render every page and file of the site into a staging folder and
 //! swap it in (`write`). On content errors nothing is written and the old output stays whole.
 
-use super::analysis::{analyse_with, Analysis, Scope};
+use super::analysis::{analyse_then, Analysis, Scope};
 use crate::core::config::{Config, EntryJson};
 use crate::core::diag::Diagnostics;
 use crate::core::error::Result;
@@ -83,21 +83,18 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             live: keep,
             lean: !keep,
         };
-        let mut analysis = analyse_with(root, cfg, scope)?;
-        if analysis.diags.has_errors() {
-            return Err(crate::core::error::Error::Content {
-                errors: analysis.diags.error_count(),
-                diags: analysis.diags,
-            });
-        }
+        let (mut analysis, records, stage, ahead) = analyse_and_stage(root, cfg, opts, scope)?;
         if !keep {
             // Rendering reads the model, not the sources: free the articles' texts too.
             analysis.files = Vec::new();
         }
-        let records = RecordSet::load(root, cfg)?;
-        let stage = crate::write::Staging::new(&opts.dest)?;
         let memo = analysis.highlights.take();
         let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep, memo);
+        match (&render, ahead) {
+            // Every page is written: its folder is there, so the thread has no more to make.
+            (Ok(_), Some(ahead)) => ahead.wait(),
+            (_, ahead) => drop(ahead),
+        }
         let (pages, files, search) = match render {
             Ok(counts) => counts,
             Err(e) => {
@@ -126,11 +123,82 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
     }
 }
 
+/// What the build renders from: the analysis (without content errors), the records, the
+/// staging folder and the thread making the pages' folders in it.
+type Staged = (
+    Analysis,
+    RecordSet,
+    crate::write::Staging,
+    Option<crate::write::Ahead>,
+);
+
+/// Analyse; once the catalog parsed without errors, make the staging folder and start making
+/// the pages' folders in it, beside the link stage (`write::Ahead`). A build that stops here
+/// (content errors, records that cannot be read) leaves no staging folder it made.
+fn analyse_and_stage(
+    root: &Path,
+    cfg: &Config,
+    opts: &BuildOptions,
+    scope: Scope,
+) -> Result<Staged> {
+    let mut early: Option<Result<crate::write::Staging>> = None;
+    let mut ahead = None;
+    let analysed = analyse_then(root, cfg, scope, &mut |cat, diags| {
+        if diags.has_errors() {
+            return;
+        }
+        let stage = crate::write::Staging::new(&opts.dest);
+        if let Ok(s) = &stage {
+            ahead = s.make_ahead(page_dirs(cat));
+        }
+        early = Some(stage);
+    });
+    let give_up = |ahead: Option<crate::write::Ahead>, early: Option<Result<_>>| {
+        drop(ahead);
+        if let Some(Ok(stage)) = early {
+            crate::write::Staging::discard(stage);
+        }
+    };
+    let records = analysed.and_then(|a| Ok((a, RecordSet::load(root, cfg)?)));
+    let (analysis, records) = match records {
+        Ok((a, _)) if a.diags.has_errors() => {
+            give_up(ahead, early);
+            return Err(crate::core::error::Error::Content {
+                errors: a.diags.error_count(),
+                diags: a.diags,
+            });
+        }
+        Ok(done) => done,
+        Err(e) => {
+            give_up(ahead, early);
+            return Err(e);
+        }
+    };
+    let stage = match early {
+        Some(stage) => stage?,
+        None => crate::write::Staging::new(&opts.dest)?,
+    };
+    Ok((analysis, records, stage, ahead))
+}
+
+/// The folders of the entries' and articles' pages, in the order they are rendered.
+fn page_dirs(cat: &crate::core::model::Catalog) -> Vec<String> {
+    let entries = cat.entries.iter().map(|e| crate::core::urls::entry(&e.id));
+    let articles = cat
+        .articles
+        .iter()
+        .map(|a| crate::core::urls::article(&a.id));
+    entries
+        .chain(articles)
+        .map(|p| p.trim_end_matches('/').to_string())
+        .collect()
+}
+
 /// Render every page and file of the site into `stage`; returns (pages, files) and, with
 /// `keep`, the search index as `serve` keeps it (made instead of the plain one: the same files).
-/// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`); with it, each
-/// entry's page is rendered from its file read again (`reread`), as the analysis kept only part
-/// of it.
+/// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`). When the analysis
+/// kept only part of each entry (`Analysis::lean_entries`), each entry's page is rendered from
+/// its file read again (`reread`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn render_into(
     root: &Path,
@@ -146,7 +214,7 @@ pub(super) fn render_into(
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
     let mut r = Renderer::new(root, cfg, cat, offline)?;
-    let reread = memo.is_some().then_some(root);
+    let reread = analysis.lean_entries.then_some(root);
     r.highlights = match memo {
         Some(m) => m,
         None => crate::render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang),

@@ -19,9 +19,12 @@
 //! - the output carries a marker (`MARKER`): a folder that is not empty and has none is not
 //!   errbook's, and a build refuses to replace it (and so to delete its files at the next build).
 
+mod ahead;
 mod dirs;
 mod lock;
 mod swap;
+
+pub(crate) use ahead::Ahead;
 
 use crate::core::error::{Error, IoContext, Result};
 use std::collections::HashSet;
@@ -84,6 +87,21 @@ impl Staging {
             fresh,
             _lock: lock,
         })
+    }
+
+    /// In a staging folder this build made, start making `dirs` (relative, `/` separators) on
+    /// a thread of their own, ahead of the files written into them (`ahead`); in one left by
+    /// the build before, they are there already. Drop what it returns before the commit.
+    pub(crate) fn make_ahead(&self, dirs: Vec<String>) -> Option<Ahead> {
+        self.fresh.then(|| ahead::start(self.dir.clone(), dirs))
+    }
+
+    /// Give up this build before anything was written: a staging folder this build made (it
+    /// holds at most folders made ahead) is deleted, as if the build had not started.
+    pub(crate) fn discard(self) {
+        if self.fresh {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
     }
 
     /// Give up this build after `e`. A disk that is full gets the staging folder's space back:
