@@ -170,21 +170,18 @@ pub(super) fn render_into(
         || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
         || -> Result<(usize, Option<crate::search::LiveIndex>)> {
             let _t = crate::core::timings::stage("  search");
-            let (made, kept) = if keep {
-                let weak = cfg.search.weak_score;
-                let (ix, files) =
-                    crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
-                (files.write, Some(ix))
-            } else {
-                (
-                    crate::search::output_files(cat, &analysis.graph, cfg, offline)?,
-                    None,
-                )
-            };
-            for f in &made {
+            if !keep {
+                let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
+                let n = crate::search::write_files(cat, &analysis.graph, cfg, offline, write)?;
+                return Ok((n, None));
+            }
+            let weak = cfg.search.weak_score;
+            let (ix, files) =
+                crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
+            for f in &files.write {
                 stage.write(&f.path, &f.bytes)?;
             }
-            Ok((made.len(), kept))
+            Ok((files.write.len(), Some(ix)))
         },
     );
     let (paths, mut files) = rendered?;
@@ -224,6 +221,10 @@ pub(super) fn render_into(
     Ok((paths.len(), files, kept))
 }
 
+/// Entries of a domain rendered at a time when their JSON goes into the domain's file: their
+/// JSON is written before the next ones are rendered.
+const DOMAIN_CHUNK: usize = 512;
+
 /// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as
 /// `mode` asks; returns each page's site path and the number of files written. `reread`: the
 /// site root when each entry is to be read again whole (`reread::entry`) to render it.
@@ -235,57 +236,82 @@ fn render_groups(
     mode: EntryJson,
     tell: &(dyn Fn() + Sync),
 ) -> Result<(Vec<String>, usize)> {
-    use rayon::prelude::*;
+    use crate::render::shards;
     let cat = resolver.catalog;
     let mut paths: Vec<String> = Vec::with_capacity(jobs.len());
     let mut files = 0;
     // Entries of one domain are rendered together when their JSON goes into the domain's file,
-    // so that only one domain's JSON is held at a time.
+    // a few hundred at a time, each lot's JSON written to the file before the next is rendered,
+    // so that memory holds neither a domain's JSON nor its file.
     for group in job_groups(cat, jobs, mode) {
-        let outs: Vec<(String, Option<Vec<u8>>)> = group
-            .par_iter()
-            .map(|j| {
-                let out = match (*j, reread) {
-                    (Job::Entry(i), Some(root)) => {
-                        let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
-                        entry_job(r, *resolver, &whole)?
-                    }
-                    _ => run_job(r, resolver, j)?,
-                };
-                stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
-                let json = match (*j, out.json) {
-                    (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
-                        stage.write(&crate::core::urls::entry_json(&cat.entries[i].id), &json)?;
-                        None
-                    }
-                    (_, json) => json,
-                };
-                tell();
-                Ok((out.path, json))
-            })
-            .collect::<Result<_>>()?;
-        if mode == EntryJson::Domains {
-            if let Some(Job::Entry(first)) = group.first() {
-                let domain = crate::core::urls::id_domain(&cat.entries[*first].id);
-                let entries = group
-                    .iter()
-                    .zip(&outs)
-                    .filter_map(|(j, (_, json))| match j {
-                        Job::Entry(i) => Some((cat.entries[*i].id.as_str(), json.as_deref()?)),
-                        _ => None,
-                    });
-                let shard = crate::render::shards::shard(domain, entries);
-                stage.write(&crate::core::urls::domain_json(domain), &shard)?;
-                files += 1;
+        let domain = match group.first() {
+            Some(Job::Entry(first)) if mode == EntryJson::Domains => {
+                Some(crate::core::urls::id_domain(&cat.entries[*first].id))
+            }
+            _ => None,
+        };
+        let Some(domain) = domain else {
+            let outs = render_jobs(r, resolver, stage, (group, reread), mode, tell)?;
+            paths.extend(outs.into_iter().map(|(p, _)| p));
+            continue;
+        };
+        let mut file = stage.stream(&crate::core::urls::domain_json(domain))?;
+        file.write(&shards::head(domain))?;
+        let mut first = true;
+        for lot in group.chunks(DOMAIN_CHUNK) {
+            let outs = render_jobs(r, resolver, stage, (lot, reread), mode, tell)?;
+            for (j, (path, json)) in lot.iter().zip(outs) {
+                if let (Job::Entry(i), Some(json)) = (j, json) {
+                    file.write(&shards::line(first, &cat.entries[*i].id, &json))?;
+                    first = false;
+                }
+                paths.push(path);
             }
         }
-        paths.extend(outs.into_iter().map(|(p, _)| p));
+        file.write(shards::TAIL)?;
+        file.finish()?;
+        files += 1;
     }
     if mode == EntryJson::Files {
         files += cat.entries.len();
     }
     files += paths.len();
     Ok((paths, files))
+}
+
+/// Render `jobs` in parallel into `stage`: each page's site path and, for an entry whose JSON
+/// goes into its domain's file, that JSON (written here otherwise).
+fn render_jobs(
+    r: &Renderer<'_>,
+    resolver: &Resolver<'_>,
+    stage: &crate::write::Staging,
+    (jobs, reread): (&[Job], Option<&Path>),
+    mode: EntryJson,
+    tell: &(dyn Fn() + Sync),
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    use rayon::prelude::*;
+    let cat = resolver.catalog;
+    jobs.par_iter()
+        .map(|j| {
+            let out = match (*j, reread) {
+                (Job::Entry(i), Some(root)) => {
+                    let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
+                    entry_job(r, *resolver, &whole)?
+                }
+                _ => run_job(r, resolver, j)?,
+            };
+            stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
+            let json = match (*j, out.json) {
+                (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
+                    stage.write(&crate::core::urls::entry_json(&cat.entries[i].id), &json)?;
+                    None
+                }
+                (_, json) => json,
+            };
+            tell();
+            Ok((out.path, json))
+        })
+        .collect()
 }
 
 /// One unit of rendering work; each resolves its view in the worker that renders it.

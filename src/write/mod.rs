@@ -21,12 +21,14 @@
 
 mod dirs;
 mod lock;
+mod stream;
 mod swap;
 
 use crate::core::error::{Error, IoContext, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+pub(crate) use stream::Stream;
 
 /// The file that marks a folder as errbook's output.
 pub(crate) const MARKER: &str = ".errbook";
@@ -110,6 +112,19 @@ impl Staging {
         }
         self.note(rel);
         write_file(&self.dir, rel, bytes)
+    }
+
+    /// A file (relative path with `/` separators) to write a piece at a time, for one too large
+    /// to hold whole (`stream`); its folders are made now.
+    pub(crate) fn stream(&self, rel: &str) -> Result<Stream> {
+        if !self.fresh {
+            self.note(rel);
+        }
+        let to = self.dir.join(rel);
+        if let Some(p) = to.parent() {
+            dirs::make_for_file(p)?;
+        }
+        Stream::start(to, self.fresh)
     }
 
     /// Copy every file under `src` into the staging folder under `prefix` (`""` or `theme/`).
