@@ -189,28 +189,28 @@ pub(super) fn render_into(
     files += written;
     drop(t);
 
-    // Feeds, theme and site files; each catalog-wide file written before the next is made.
+    // Feeds, theme and site files; the catalog's and the graph's JSON written as they are
+    // serialised (each is tens of megabytes at 100,000 entries).
     let t = crate::core::timings::stage("index");
-    let each = [
-        Wanted {
-            catalog: true,
-            ..Wanted::NONE
-        },
-        Wanted {
-            links: true,
-            ..Wanted::NONE
-        },
-        Wanted {
-            sitemap: true,
-            feed: true,
-            ..Wanted::NONE
-        },
-    ];
-    for want in each {
-        for f in catalog_files(cfg, &resolver, &paths, offline, want)? {
-            stage.write(&f.path, &f.bytes)?;
-            files += 1;
-        }
+    {
+        let _t = crate::core::timings::stage("  catalog.json");
+        let discussed = resolver.discussed_by_article();
+        let v = crate::render::api::catalog(cat, &discussed, cfg);
+        stream_json(stage, "api/catalog.json", &v)?;
+    }
+    {
+        let _t = crate::core::timings::stage("  links.json");
+        stream_json(stage, "api/links.json", &analysis.graph)?;
+    }
+    files += 2;
+    let want = Wanted {
+        sitemap: true,
+        feed: true,
+        ..Wanted::NONE
+    };
+    for f in catalog_files(cfg, &resolver, &paths, offline, want)? {
+        stage.write(&f.path, &f.bytes)?;
+        files += 1;
     }
     for (rel, bytes) in &r.theme_files {
         stage.write(&format!("theme/{rel}"), bytes)?;
@@ -464,6 +464,21 @@ pub(super) fn catalog_files(
         out.extend(crate::search::output_files(cat, graph, cfg, offline)?);
     }
     Ok(out)
+}
+
+/// `v` as compact JSON (`to_json`'s bytes) into the staging file `rel`, written as it is
+/// serialised rather than held.
+fn stream_json(stage: &crate::write::Staging, rel: &str, v: &impl serde::Serialize) -> Result<()> {
+    let mut file = stage.stream(rel)?;
+    serde_json::to_writer(&mut file, v).map_err(|e| match e.is_io() {
+        // A full disk stays an I/O error: the staging folder is given up for the space.
+        true => crate::core::error::Error::Io {
+            path: rel.into(),
+            source: e.into(),
+        },
+        false => crate::core::error::Error::Other(format!("{rel}: {e}")),
+    })?;
+    file.finish()
 }
 
 /// Compact JSON: the API is for programs, and a tenth of a large site's bytes were indentation.

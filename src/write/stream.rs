@@ -56,6 +56,16 @@ impl Stream {
     }
 }
 
+/// For serialisers that write to an `io::Write` (serde_json's `to_writer`).
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// Whether the files at `a` and `b` hold the same bytes (false when either cannot be read).
 fn same_files(a: &Path, b: &Path) -> bool {
     let (Ok(fa), Ok(fb)) = (std::fs::File::open(a), std::fs::File::open(b)) else {
