@@ -16,6 +16,8 @@
 //!   three-rename swap is repaired by the next build before anything else;
 //! - a build that runs out of space deletes its staging folder, so the space is free for the
 //!   next one;
+//! - a file too large to hold whole is streamed (`stream`), written beside the old one and put
+//!   in its place when whole;
 //! - the output carries a marker (`MARKER`): a folder that is not empty and has none is not
 //!   errbook's, and a build refuses to replace it (and so to delete its files at the next build).
 
