@@ -35,6 +35,7 @@ pub(crate) use resolve::{resolve_href, resolve_href_from};
 use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
 use crate::core::model::{Catalog, PageKind, PageRef};
+use crate::core::timings::stage;
 use crate::load::SourceFile;
 use crate::records::RecordSet;
 use decide::Decisions;
@@ -105,11 +106,14 @@ pub(crate) fn link_from(
     let mut g = Graph::default();
     g.threshold = threshold;
     let decide = Decisions::new(catalog);
+    let t = stage("  link: explicit");
     let mut links = explicit::check(catalog, texts, diags);
+    drop(t);
 
     // Article <-> entry, entry <-> entry. The articles' candidates, most of them far below the
     // threshold, are decided a batch at a time so that memory holds one batch of them.
     if infer {
+        let t = stage("  link: articles");
         let sources: HashMap<&Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let ix = infer::index::Index::new(catalog);
@@ -123,7 +127,8 @@ pub(crate) fn link_from(
             }
         }
         // The message index is large on a large catalog: gone before the next one is made.
-        drop((ix, sources));
+        drop((ix, sources, t));
+        let _t = stage("  link: related");
         let cands = infer::related::infer(catalog);
         decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
     }
@@ -131,6 +136,7 @@ pub(crate) fn link_from(
 
     // Code examples, for the pages now linked to each entry.
     if infer {
+        let _t = stage("  link: snippets");
         let pages = articles_by_entry(&links);
         let mut snips = Vec::new();
         for (i, e) in catalog.entries.iter().enumerate() {

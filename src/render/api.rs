@@ -62,16 +62,18 @@ pub(crate) fn catalog_entry(
     })
 }
 
-/// /api/catalog.json (compact): every entry and article with its URL (site paths, relative to
-/// the root). `entries`: each entry's `catalog_entry`, in catalog order; `discussed[i]`: the
-/// IDs of the entries article `i` discusses, best first. The bytes serde writes for the
-/// whole (site, entries, articles) in one go.
-pub(crate) fn catalog_json<'b>(
+/// /api/catalog.json (compact) into `out`: every entry and article with its URL (site paths,
+/// relative to the root). `entries`: each entry's `catalog_entry`, in catalog order (a build
+/// makes each as it goes, `serve` joins those it kept); `discussed[i]`: the IDs of the entries
+/// article `i` discusses, best first. The bytes serde writes for the whole (site, entries,
+/// articles) in one go, written as they are made.
+pub(crate) fn catalog_json<B: AsRef<[u8]>>(
+    mut out: impl std::io::Write,
     cat: &crate::core::model::Catalog,
-    entries: impl Iterator<Item = &'b [u8]>,
+    entries: impl Iterator<Item = serde_json::Result<B>>,
     discussed: &[Vec<&str>],
     cfg: &crate::core::config::Config,
-) -> serde_json::Result<Vec<u8>> {
+) -> serde_json::Result<()> {
     let articles: Vec<CatalogArticle<'_>> = cat
         .articles
         .iter()
@@ -89,19 +91,19 @@ pub(crate) fn catalog_json<'b>(
         title: &cfg.site.title,
         base_url: &cfg.site.base_url,
     };
-    let mut out = b"{\"site\":".to_vec();
+    let io = serde_json::Error::io;
+    out.write_all(b"{\"site\":").map_err(io)?;
     serde_json::to_writer(&mut out, &site)?;
-    out.extend_from_slice(b",\"entries\":[");
+    out.write_all(b",\"entries\":[").map_err(io)?;
     for (i, e) in entries.enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.write_all(b",").map_err(io)?;
         }
-        out.extend_from_slice(e);
+        out.write_all(e?.as_ref()).map_err(io)?;
     }
-    out.extend_from_slice(b"],\"articles\":");
+    out.write_all(b"],\"articles\":").map_err(io)?;
     serde_json::to_writer(&mut out, &articles)?;
-    out.push(b'}');
-    Ok(out)
+    out.write_all(b"}").map_err(io)
 }
 
 /// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two

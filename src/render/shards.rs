@@ -10,21 +10,35 @@ pub(crate) fn shard<'a>(
     domain: &str,
     entries: impl IntoIterator<Item = (&'a str, &'a [u8])>,
 ) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(b"{\"domain\":");
-    out.extend_from_slice(&quote(domain));
-    out.extend_from_slice(b",\"entries\":{");
-    let mut first = true;
-    for (id, json) in entries {
-        out.extend_from_slice(if first { b"\n" } else { b",\n" });
-        first = false;
-        out.extend_from_slice(&quote(id));
-        out.push(b':');
-        out.extend_from_slice(json);
+    let mut out = head(domain);
+    for (k, (id, json)) in entries.into_iter().enumerate() {
+        out.extend_from_slice(&line(k == 0, id, json));
     }
-    out.extend_from_slice(b"\n}}\n");
+    out.extend_from_slice(TAIL);
     out
 }
+
+/// A shard's first bytes; then each entry's `line`, then `TAIL`: `shard` a piece at a time,
+/// for a build that writes a large domain's file as its entries are rendered.
+pub(crate) fn head(domain: &str) -> Vec<u8> {
+    let mut out = b"{\"domain\":".to_vec();
+    out.extend_from_slice(&quote(domain));
+    out.extend_from_slice(b",\"entries\":{");
+    out
+}
+
+/// One entry of a shard (`first`: the shard's first entry), after `head` or the line before.
+pub(crate) fn line(first: bool, id: &str, json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len() + id.len() + 8);
+    out.extend_from_slice(if first { b"\n" } else { b",\n" });
+    out.extend_from_slice(&quote(id));
+    out.push(b':');
+    out.extend_from_slice(json);
+    out
+}
+
+/// A shard's last bytes.
+pub(crate) const TAIL: &[u8] = b"\n}}\n";
 
 /// `s` as a JSON string.
 fn quote(s: &str) -> Vec<u8> {

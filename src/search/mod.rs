@@ -39,6 +39,23 @@ pub(crate) fn output_files(
     cfg: &Config,
     offline: bool,
 ) -> crate::core::error::Result<Vec<OutFile>> {
+    let mut files = Vec::new();
+    write_files(catalog, graph, cfg, offline, &mut |f| {
+        files.push(f.clone());
+        Ok(())
+    })?;
+    Ok(files)
+}
+
+/// `output_files`, each file handed to `write` as soon as it is made rather than all held
+/// together (a build's way: they are a large index's size again); how many files there are.
+pub(crate) fn write_files(
+    catalog: &Catalog,
+    graph: &Graph,
+    cfg: &Config,
+    offline: bool,
+    write: &mut dyn FnMut(&OutFile) -> crate::core::error::Result<()>,
+) -> crate::core::error::Result<usize> {
     let idx = format::build(catalog, graph);
-    Ok(shards::out_files(&idx, cfg.search.weak_score, offline))
+    shards::write_files(&idx, cfg.search.weak_score, offline, write)
 }

@@ -169,12 +169,31 @@ pub(super) fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
 
 /// The shard files, each as (name under `search/` without extension, JSON).
 pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let all: Result<(), std::convert::Infallible> = each(idx, weak, lay, &mut |name, body| {
+        files.push((name, body));
+        Ok(())
+    });
+    match all {
+        Ok(()) => files,
+        Err(never) => match never {},
+    }
+}
+
+/// The shard files one at a time, as `shards` lists them, each handed to `out` as soon as it
+/// is made: a large index's files together are about half its size again, and a build writes
+/// each at once rather than holding them all. Stops at `out`'s first error.
+pub(crate) fn each<E>(
+    idx: &Index,
+    weak: f64,
+    lay: &Layout,
+    out: &mut dyn FnMut(String, Vec<u8>) -> Result<(), E>,
+) -> Result<(), E> {
     let lay = Layout {
         docs: lay.docs.max(1),
         arts: lay.arts.max(1),
         ..lay.clone()
     };
-    let mut files = Vec::new();
     let mut manifest_runs = Vec::new();
     let mut names = HashSet::new();
     // The long terms' slots and tiers.
@@ -187,7 +206,9 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
         let list = tiers::decode(&idx.post[i]);
         let (slot, tier_files) = tiers::ship(name, &list, &lay);
         slots.insert(i, slot);
-        files.extend(tier_files);
+        for (name, body) in tier_files {
+            out(name, body)?;
+        }
     }
     for (start, end) in runs(idx, &lay) {
         let first = &idx.terms[start];
@@ -200,7 +221,7 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
             })
             .collect();
         let body = (&idx.terms[start..end], post);
-        files.push((format!("t/{name}"), json(&body)));
+        out(format!("t/{name}"), json(&body))?;
         manifest_runs.push((name, first.clone(), start));
     }
     for (k, chunk) in idx.docs.chunks(lay.docs).enumerate() {
@@ -208,17 +229,17 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
             .iter()
             .map(|d| (&d.0, &d.1, &d.2, &d.3, dfs(idx, &d.1, &d.3)))
             .collect();
-        files.push((format!("d/{k}"), json(&docs)));
+        out(format!("d/{k}"), json(&docs))?;
     }
     for (k, chunk) in idx.arts.chunks(lay.arts).enumerate() {
-        files.push((format!("a/{k}"), json(&chunk)));
+        out(format!("a/{k}"), json(&chunk))?;
     }
     let mut by_len: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
     for t in &idx.terms {
         by_len.entry(t.len()).or_default().push(t);
     }
     for (len, terms) in &by_len {
-        files.push((format!("l/{len}"), json(terms)));
+        out(format!("l/{len}"), json(terms))?;
     }
     let head = Manifest {
         docs: idx.docs.len(),
@@ -227,8 +248,7 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
         arts: idx.arts.len(),
     };
     let lens: Vec<usize> = by_len.keys().copied().collect();
-    files.push(("m".to_string(), head.json(&lay, &manifest_runs, &lens)));
-    files
+    out("m".to_string(), head.json(&lay, &manifest_runs, &lens))
 }
 
 /// What the manifest says of the index besides its runs and term lengths.
@@ -265,12 +285,19 @@ impl Manifest {
 /// The global that offline shards call with their data.
 pub(crate) const OFFLINE_CALL: &str = "errbookShard";
 
-/// The shards as files of the site: `search/NAME.json`, or offline `search/NAME.js`.
-pub(crate) fn out_files(idx: &Index, weak: f64, offline: bool) -> Vec<OutFile> {
-    shards(idx, weak, &Layout::default())
-        .into_iter()
-        .map(|(name, body)| out_file(&name, body, offline))
-        .collect()
+/// The shards as files of the site, each handed to `write` as soon as it is made; how many.
+pub(crate) fn write_files<E>(
+    idx: &Index,
+    weak: f64,
+    offline: bool,
+    write: &mut dyn FnMut(&OutFile) -> Result<(), E>,
+) -> Result<usize, E> {
+    let mut n = 0;
+    each(idx, weak, &Layout::default(), &mut |name, body| {
+        n += 1;
+        write(&out_file(&name, body, offline))
+    })?;
+    Ok(n)
 }
 
 /// Where shard `name` lives in the site: `search/NAME.json`, or offline `search/NAME.js`.

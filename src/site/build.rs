@@ -238,21 +238,18 @@ pub(super) fn render_into(
         || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
         || -> Result<(usize, Option<crate::search::LiveIndex>)> {
             let _t = crate::core::timings::stage("  search");
-            let (made, kept) = if keep {
-                let weak = cfg.search.weak_score;
-                let (ix, files) =
-                    crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
-                (files.write, Some(ix))
-            } else {
-                (
-                    crate::search::output_files(cat, &analysis.graph, cfg, offline)?,
-                    None,
-                )
-            };
-            for f in &made {
+            if !keep {
+                let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
+                let n = crate::search::write_files(cat, &analysis.graph, cfg, offline, write)?;
+                return Ok((n, None));
+            }
+            let weak = cfg.search.weak_score;
+            let (ix, files) =
+                crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
+            for f in &files.write {
                 stage.write(&f.path, &f.bytes)?;
             }
-            Ok((made.len(), kept))
+            Ok((files.write.len(), Some(ix)))
         },
     );
     let (paths, mut files) = rendered?;
@@ -260,28 +257,32 @@ pub(super) fn render_into(
     files += written;
     drop(t);
 
-    // Feeds, theme and site files; each catalog-wide file written before the next is made.
+    // Feeds, theme and site files; the catalog's and the graph's JSON written as they are
+    // serialised (each is tens of megabytes at 100,000 entries).
     let t = crate::core::timings::stage("index");
-    let each = [
-        Wanted {
-            catalog: true,
-            ..Wanted::NONE
-        },
-        Wanted {
-            links: true,
-            ..Wanted::NONE
-        },
-        Wanted {
-            sitemap: true,
-            feed: true,
-            ..Wanted::NONE
-        },
-    ];
-    for want in each {
-        for f in catalog_files(cfg, &resolver, &paths, offline, want)? {
-            stage.write(&f.path, &f.bytes)?;
-            files += 1;
-        }
+    {
+        let _t = crate::core::timings::stage("  catalog.json");
+        let discussed = resolver.discussed_by_article();
+        let each = cat.entries.iter();
+        let lines = each.map(|e| crate::render::api::catalog_entry(e, cfg));
+        let mut file = stage.stream("api/catalog.json")?;
+        crate::render::api::catalog_json(&mut file, cat, lines, &discussed, cfg)
+            .map_err(|e| stream_error("api/catalog.json", e))?;
+        file.finish()?;
+    }
+    {
+        let _t = crate::core::timings::stage("  links.json");
+        stream_json(stage, "api/links.json", &analysis.graph)?;
+    }
+    files += 2;
+    let want = Wanted {
+        sitemap: true,
+        feed: true,
+        ..Wanted::NONE
+    };
+    for f in catalog_files(cfg, &resolver, &paths, offline, want)? {
+        stage.write(&f.path, &f.bytes)?;
+        files += 1;
     }
     for (rel, bytes) in &r.look.theme_files {
         stage.write(&format!("theme/{rel}"), bytes)?;
@@ -291,6 +292,10 @@ pub(super) fn render_into(
     drop(t);
     Ok((paths.len(), files, kept))
 }
+
+/// Entries of a domain rendered at a time when their JSON goes into the domain's file: their
+/// JSON is written before the next ones are rendered.
+const DOMAIN_CHUNK: usize = 512;
 
 /// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as
 /// `mode` asks; returns each page's site path and the number of files written. `reread`: the
@@ -303,57 +308,82 @@ fn render_groups(
     mode: EntryJson,
     tell: &(dyn Fn() + Sync),
 ) -> Result<(Vec<String>, usize)> {
-    use rayon::prelude::*;
+    use crate::render::shards;
     let cat = resolver.catalog;
     let mut paths: Vec<String> = Vec::with_capacity(jobs.len());
     let mut files = 0;
     // Entries of one domain are rendered together when their JSON goes into the domain's file,
-    // so that only one domain's JSON is held at a time.
+    // a few hundred at a time, each lot's JSON written to the file before the next is rendered,
+    // so that memory holds neither a domain's JSON nor its file.
     for group in job_groups(cat, jobs, mode) {
-        let outs: Vec<(String, Option<Vec<u8>>)> = group
-            .par_iter()
-            .map(|j| {
-                let out = match (*j, reread) {
-                    (Job::Entry(i), Some(root)) => {
-                        let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
-                        entry_job(r, *resolver, &whole)?
-                    }
-                    _ => run_job(r, resolver, j)?,
-                };
-                stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
-                let json = match (*j, out.json) {
-                    (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
-                        stage.write(&crate::core::urls::entry_json(&cat.entries[i].id), &json)?;
-                        None
-                    }
-                    (_, json) => json,
-                };
-                tell();
-                Ok((out.path, json))
-            })
-            .collect::<Result<_>>()?;
-        if mode == EntryJson::Domains {
-            if let Some(Job::Entry(first)) = group.first() {
-                let domain = crate::core::urls::id_domain(&cat.entries[*first].id);
-                let entries = group
-                    .iter()
-                    .zip(&outs)
-                    .filter_map(|(j, (_, json))| match j {
-                        Job::Entry(i) => Some((cat.entries[*i].id.as_str(), json.as_deref()?)),
-                        _ => None,
-                    });
-                let shard = crate::render::shards::shard(domain, entries);
-                stage.write(&crate::core::urls::domain_json(domain), &shard)?;
-                files += 1;
+        let domain = match group.first() {
+            Some(Job::Entry(first)) if mode == EntryJson::Domains => {
+                Some(crate::core::urls::id_domain(&cat.entries[*first].id))
+            }
+            _ => None,
+        };
+        let Some(domain) = domain else {
+            let outs = render_jobs(r, resolver, stage, (group, reread), mode, tell)?;
+            paths.extend(outs.into_iter().map(|(p, _)| p));
+            continue;
+        };
+        let mut file = stage.stream(&crate::core::urls::domain_json(domain))?;
+        file.write(&shards::head(domain))?;
+        let mut first = true;
+        for lot in group.chunks(DOMAIN_CHUNK) {
+            let outs = render_jobs(r, resolver, stage, (lot, reread), mode, tell)?;
+            for (j, (path, json)) in lot.iter().zip(outs) {
+                if let (Job::Entry(i), Some(json)) = (j, json) {
+                    file.write(&shards::line(first, &cat.entries[*i].id, &json))?;
+                    first = false;
+                }
+                paths.push(path);
             }
         }
-        paths.extend(outs.into_iter().map(|(p, _)| p));
+        file.write(shards::TAIL)?;
+        file.finish()?;
+        files += 1;
     }
     if mode == EntryJson::Files {
         files += cat.entries.len();
     }
     files += paths.len();
     Ok((paths, files))
+}
+
+/// Render `jobs` in parallel into `stage`: each page's site path and, for an entry whose JSON
+/// goes into its domain's file, that JSON (written here otherwise).
+fn render_jobs(
+    r: &Renderer<'_>,
+    resolver: &Resolver<'_>,
+    stage: &crate::write::Staging,
+    (jobs, reread): (&[Job], Option<&Path>),
+    mode: EntryJson,
+    tell: &(dyn Fn() + Sync),
+) -> Result<Vec<(String, Option<Vec<u8>>)>> {
+    use rayon::prelude::*;
+    let cat = resolver.catalog;
+    jobs.par_iter()
+        .map(|j| {
+            let out = match (*j, reread) {
+                (Job::Entry(i), Some(root)) => {
+                    let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
+                    entry_job(r, *resolver, &whole)?
+                }
+                _ => run_job(r, resolver, j)?,
+            };
+            stage.write(&crate::core::urls::file_of(&out.path), out.html.as_bytes())?;
+            let json = match (*j, out.json) {
+                (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {
+                    stage.write(&crate::core::urls::entry_json(&cat.entries[i].id), &json)?;
+                    None
+                }
+                (_, json) => json,
+            };
+            tell();
+            Ok((out.path, json))
+        })
+        .collect()
 }
 
 /// One unit of rendering work; each resolves its view in the worker that renders it.
@@ -486,13 +516,10 @@ pub(super) fn catalog_files(
     if want.catalog {
         let _t = crate::core::timings::stage("  catalog.json");
         let discussed = resolver.discussed_by_article();
-        let lines = (cat.entries.iter())
-            .map(|e| crate::render::api::catalog_entry(e, cfg))
-            .collect::<serde_json::Result<Vec<_>>>()
+        let lines = (cat.entries.iter()).map(|e| crate::render::api::catalog_entry(e, cfg));
+        let mut bytes = Vec::new();
+        crate::render::api::catalog_json(&mut bytes, cat, lines, &discussed, cfg)
             .map_err(json_error)?;
-        let bytes =
-            crate::render::api::catalog_json(cat, lines.iter().map(Vec::as_slice), &discussed, cfg)
-                .map_err(json_error)?;
         out.push(OutFile::new("api/catalog.json", bytes));
     }
     if want.links {
@@ -517,6 +544,26 @@ pub(super) fn catalog_files(
 /// A JSON error as the crate's.
 pub(super) fn json_error(e: serde_json::Error) -> crate::core::error::Error {
     crate::core::error::Error::Other(format!("JSON: {e}"))
+}
+
+/// A failure writing JSON into the staging file `rel` as the crate's error: a full disk stays
+/// an I/O error (the staging folder is given up for the space).
+fn stream_error(rel: &str, e: serde_json::Error) -> crate::core::error::Error {
+    match e.is_io() {
+        true => crate::core::error::Error::Io {
+            path: rel.into(),
+            source: e.into(),
+        },
+        false => crate::core::error::Error::Other(format!("{rel}: {e}")),
+    }
+}
+
+/// `v` as compact JSON (`to_json`'s bytes) into the staging file `rel`, written as it is
+/// serialised rather than held.
+fn stream_json(stage: &crate::write::Staging, rel: &str, v: &impl serde::Serialize) -> Result<()> {
+    let mut file = stage.stream(rel)?;
+    serde_json::to_writer(&mut file, v).map_err(|e| stream_error(rel, e))?;
+    file.finish()
 }
 
 /// Compact JSON: the API is for programs, and a tenth of a large site's bytes were indentation.

@@ -16,12 +16,15 @@
 //!   three-rename swap is repaired by the next build before anything else;
 //! - a build that runs out of space deletes its staging folder, so the space is free for the
 //!   next one;
+//! - a file too large to hold whole is streamed (`stream`), written beside the old one and put
+//!   in its place when whole;
 //! - the output carries a marker (`MARKER`): a folder that is not empty and has none is not
 //!   errbook's, and a build refuses to replace it (and so to delete its files at the next build).
 
 mod ahead;
 mod dirs;
 mod lock;
+mod stream;
 mod swap;
 
 pub(crate) use ahead::Ahead;
@@ -30,6 +33,7 @@ use crate::core::error::{Error, IoContext, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+pub(crate) use stream::Stream;
 
 /// The file that marks a folder as errbook's output.
 pub(crate) const MARKER: &str = ".errbook";
@@ -128,6 +132,19 @@ impl Staging {
         }
         self.note(rel);
         write_file(&self.dir, rel, bytes)
+    }
+
+    /// A file (relative path with `/` separators) to write a piece at a time, for one too large
+    /// to hold whole (`stream`); its folders are made now.
+    pub(crate) fn stream(&self, rel: &str) -> Result<Stream> {
+        if !self.fresh {
+            self.note(rel);
+        }
+        let to = self.dir.join(rel);
+        if let Some(p) = to.parent() {
+            dirs::make_for_file(p)?;
+        }
+        Stream::start(to, self.fresh)
     }
 
     /// Copy every file under `src` into the staging folder under `prefix` (`""` or `theme/`).

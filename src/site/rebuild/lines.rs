@@ -64,7 +64,10 @@ impl CatalogLines {
         discussed: &[Vec<&str>],
         cfg: &Config,
     ) -> Result<Vec<u8>> {
-        let lines = self.by_id.values().map(Vec::as_slice);
-        crate::render::api::catalog_json(cat, lines, discussed, cfg).map_err(json_error)
+        let lines = self.by_id.values().map(|l| Ok(l.as_slice()));
+        let mut out = Vec::new();
+        crate::render::api::catalog_json(&mut out, cat, lines, discussed, cfg)
+            .map_err(json_error)?;
+        Ok(out)
     }
 }
