@@ -329,8 +329,7 @@
   var MAX_QUERY_TERMS = 48, TYPED_TERMS = 4;
   var idf = X.idf, osa = X.osa, expand = X.expand, view = X.view, sharded = X.sharded, before = X.before;
 
-  // search() over a sharded view, fetching what each run of it missed, until none is. The
-  // answer says how many rounds of fetches that took (`rounds`: each waits for the one before).
+  // search() over a sharded view, fetching what each run missed until none is (answer.rounds).
   var MAX_ROUNDS = 256;
   function query(ix, text, limit, weak) {
     return new Promise(function (resolve, reject) {
