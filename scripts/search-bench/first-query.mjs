@@ -1,6 +1,7 @@
 // A first query's cost in Chromium (not a timed test): what a page that has not searched yet
 // fetches to answer one query (the manifest, term runs, document shards, ...: gzip bytes, as a
-// host that compresses sends them) and how long it takes, from the query to its answer,
+// host that compresses sends them), in how many rounds (after the manifest, each round waiting
+// for the one before) and how long it takes, from the query to its answer,
 // through the function the search box calls (window.errbookSearch.query). Hosted (a static
 // HTTP server on 127.0.0.1) and offline (the --offline build opened from file://, the shards
 // loaded by <script> tags: the bytes are what the page read from disk, gzipped for comparison).
@@ -91,7 +92,7 @@ async function first(url, fileOf, q) {
     S.search(S.state.idx, text, 8);
     const rank = performance.now() - t1;
     const ids = a.hits.map((h) => { const d = S.state.idx.doc(h.doc); return [d ? d[0] : h.doc, h.score]; });
-    return { ms, rank, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
+    return { ms, rank, rounds: a.rounds, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
   }, q.text);
   await ctx.close();
   return { ...out, files: files.length, bytes: files.reduce((n, f) => n + gz(f), 0) };
@@ -113,7 +114,7 @@ server.close();
 const q = (xs, p) => { const v = [...xs].sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(p * v.length))]; };
 const kb = (b) => (b / 1e6).toFixed(3) + " MB";
 console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new browser context (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
-console.log("mode     kind    bytes (gzip) median / max       files median / max   time ms median / p90 / max   ranking alone ms median / max");
+console.log("mode     kind    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max");
 const rows = [];
 for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
   for (const kind of ["pasted", "typed"]) {
@@ -122,12 +123,13 @@ for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
       mode, kind,
       bytes_median: q(r.map((x) => x.bytes), 0.5), bytes_max: Math.max(...r.map((x) => x.bytes)),
       files_median: q(r.map((x) => x.files), 0.5), files_max: Math.max(...r.map((x) => x.files)),
+      rounds_median: q(r.map((x) => x.rounds), 0.5), rounds_max: Math.max(...r.map((x) => x.rounds)),
       ms_median: q(r.map((x) => x.ms), 0.5), ms_p90: q(r.map((x) => x.ms), 0.9), ms_max: Math.max(...r.map((x) => x.ms)),
       rank_median: q(r.map((x) => x.rank), 0.5), rank_max: Math.max(...r.map((x) => x.rank)),
     };
     rows.push(row);
     console.log(`${mode.padEnd(8)} ${kind.padEnd(7)} ${kb(row.bytes_median)} / ${kb(row.bytes_max)}`.padEnd(49) +
-      `${row.files_median} / ${row.files_max}`.padEnd(21) + `${row.ms_median.toFixed(1)} / ${row.ms_p90.toFixed(1)} / ${row.ms_max.toFixed(1)}`.padEnd(29) +
+      `${row.files_median} / ${row.files_max}`.padEnd(21) + `${row.rounds_median} / ${row.rounds_max}`.padEnd(21) + `${row.ms_median.toFixed(1)} / ${row.ms_p90.toFixed(1)} / ${row.ms_max.toFixed(1)}`.padEnd(29) +
       `${row.rank_median.toFixed(1)} / ${row.rank_max.toFixed(1)}`);
   }
 }

@@ -164,10 +164,13 @@
   // ws[k][e]: each one's weight. A long term's tiers are read highest impact first: a document
   // missing from the tiers read so far has at most the next tier's maximum. Done once no
   // document not met can reach the max-th best score, and every one that can is known (no term
-  // left in doubt for it). Otherwise notes what to fetch and returns null: while a document not
-  // met could still reach the best, the next tier of the terms that leave most to gain; then
-  // the next tier of the terms that leave most in doubt over the documents that could (each
-  // at least half as much as the most: fewer rounds of fetches for a few more bytes).
+  // left in doubt for it). Otherwise notes what to fetch and returns null, all a round needs at
+  // once (each round waits for the one before, and a round costs more than a tier): while a
+  // document not met could still reach the best, the next tiers of every term that leaves
+  // something to gain, as deep as the tiers' maxima say it takes (`ahead`); then the next two
+  // tiers of every term left in doubt over the documents that could (one while it is at its
+  // first), and the entries' shards of the best so far, which the second pass reads.
+  var STEPS = 3;
   var SLOT = null;
   function tieredTop(ix, exs, ws, denom, max) {
     var K = exs.length, n = ix.n, tiers = [], docs = [], k, e, j;
@@ -235,9 +238,7 @@
     var first = best(all, max), full = first.length === max;
     var th = full ? first[max - 1][1] : -Infinity;
     if (unseen > 0 && !(full && norm(unseen) < th)) {
-      var most = 0;
-      tiers.forEach(function (y) { if (y.rest > most) most = y.rest; });
-      tiers.forEach(function (y) { if (y.rest > 0 && y.rest >= most / 2) ix.tier(y.p, y.h); });
+      ahead(ix, tiers, K, full ? function (x) { return norm(x) < th; } : null);
       return null;
     }
     var gain = new Float64Array(T), doubtful = false;
@@ -247,10 +248,37 @@
       for (t = 0; t < T; t++) if (met[y[4] * T + t] !== 1) gain[t] += tiers[t].rest;
     });
     if (!doubtful) return first.map(function (y) { return [y[0], y[1]]; });
-    var top = 0;
-    for (t = 0; t < T; t++) if (gain[t] > top) top = gain[t];
-    for (t = 0; t < T; t++) if (gain[t] > 0 && gain[t] >= top / 2) ix.tier(tiers[t].p, tiers[t].h);
+    for (t = 0; t < T; t++) {
+      var z = tiers[t];
+      if (gain[t] === 0) continue;
+      ix.tier(z.p, z.h);
+      if (z.h > 0 && z.h + 1 < z.p.max.length) ix.tier(z.p, z.h + 1);
+    }
+    first.forEach(function (y) { ix.doc(y[0]); });
     return null;
+  }
+
+  // The tiers to fetch while a document not met could still reach the best: the next tier of
+  // every term that leaves something to gain, again as the tiers' maxima (in the slots) say,
+  // until what no document met could have is low enough (`enough`: below the max-th best score
+  // known; null while fewer than max are known: one step then), at most STEPS deep: the rounds
+  // that would have come one after another, were that score to stay, in one.
+  function ahead(ix, tiers, K, enough) {
+    var h = tiers.map(function (y) { return y.h; }), rest = tiers.map(function (y) { return y.rest; });
+    for (var step = 0; step < STEPS; step++) {
+      var top = new Float64Array(K), sum = 0, any = false, t;
+      for (t = 0; t < tiers.length; t++) if (rest[t] > top[tiers[t].k]) top[tiers[t].k] = rest[t];
+      for (t = 0; t < K; t++) sum += top[t];
+      if (step > 0 && enough(sum)) return;
+      for (t = 0; t < tiers.length; t++) {
+        var y = tiers[t];
+        if (rest[t] === 0) continue;
+        any = true;
+        ix.tier(y.p, h[t]++);
+        rest[t] = h[t] < y.p.max.length ? y.w * y.p.max[h[t]] / 100 : 0;
+      }
+      if (!any || !enough) return;
+    }
   }
 
   // The `max` best of [doc, score, ...] by score, then by document: a full sort's order.
