@@ -43,7 +43,9 @@ pub struct Layout {
     pub docs: usize,
     /// Articles per article shard.
     pub arts: usize,
-    /// A term in more documents than this ships its postings in impact tiers (`tiers`)...
+    /// A term in more documents than this ships its postings in impact tiers (`tiers`)... Below
+    /// it a whole list is at most about a run's bytes and does not grow with the catalog; each
+    /// long term's tiers are files of their own, so a lower bound costs files on small sites.
     pub long: usize,
     /// ... the first of them this many postings, each next one twice as many.
     pub tier: usize,
@@ -56,7 +58,7 @@ impl Default for Layout {
             run_max: 24 * 1024,
             docs: 32,
             arts: 64,
-            long: 1024,
+            long: 4096,
             tier: 256,
         }
     }
