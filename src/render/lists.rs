@@ -10,6 +10,11 @@ use crate::core::model::{Article, Catalog, Entry};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// What stands for a title in the skeleton of the list of all errors (`skeleton`): control characters a page has no use for. A title
+/// that holds them is harmless (only the skeleton is cut at them); a skeleton in which they are
+/// anywhere but where the titles are does not give back the page, and is not kept.
+pub(crate) const MARK: &str = "\u{1}\u{2}\u{3}";
+
 #[derive(Serialize, Clone)]
 struct Item {
     href: String,
@@ -152,7 +157,7 @@ impl<'c> Lists<'c> {
         self.group(Facet::Domain).values().flatten().copied()
     }
 
-    /// The list of all errors with `skeleton::MARK` in place of each line's title.
+    /// The list of all errors with `MARK` in place of each line's title.
     pub(crate) fn errors_marked(&self, r: &Renderer<'_>) -> Page {
         let lp = ListPage {
             path: "errors/".to_string(),
@@ -192,7 +197,7 @@ struct ListBuilder<'p, 'c> {
     lists: &'p Lists<'c>,
     r: &'p Renderer<'p>,
     lp: &'p ListPage,
-    /// Entries' titles as `skeleton::MARK` (the skeleton of the list of all errors).
+    /// Entries' titles as `MARK` (the skeleton of the list of all errors).
     marks: bool,
 }
 
@@ -206,7 +211,7 @@ impl ListBuilder<'_, '_> {
         Item {
             href: self.href(&crate::core::urls::entry(&e.id)),
             title: if self.marks {
-                super::skeleton::MARK.to_string()
+                MARK.to_string()
             } else {
                 entry_title(e)
             },

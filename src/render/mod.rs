@@ -288,7 +288,7 @@ impl Renderer<'_> {
         self.finish(self.lists.page(self, lp)?)
     }
 
-    /// The list of all errors with `skeleton::MARK` for each line's title: (site path, HTML).
+    /// The list of all errors with `lists::MARK` for each line's title: (site path, HTML).
     pub(crate) fn errors_marked(&self) -> Result<(String, String)> {
         self.finish(self.lists.errors_marked(self))
     }

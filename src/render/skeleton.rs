@@ -7,14 +7,9 @@
 //! default theme's list.html (which shows each title once, as it is) and checked against a
 //! plain drawing when made. Not for the other lists (far shorter; drawn whole).
 
-use super::lists::{entry_meta, entry_title_into};
+use super::lists::{entry_meta, entry_title_into, MARK};
 use super::Renderer;
 use crate::core::error::Result;
-
-/// What stands for a title in the skeleton: control characters a page has no use for. A title
-/// that holds them is harmless (only the skeleton is cut at them); a skeleton in which they are
-/// anywhere but where the titles are does not give back the page, and is not kept.
-pub(crate) const MARK: &str = "\u{1}\u{2}\u{3}";
 
 /// The list of all errors, cut where its lines' titles go.
 pub(crate) struct Skeleton {

@@ -23,6 +23,7 @@
 use crate::core::output::OutFile;
 use crate::search::expand::df;
 use crate::search::format::Index;
+use crate::search::layout::{fnv, json, run_name, Layout};
 use crate::search::tiers::{self, Slot};
 use crate::search::{normalise, tokenise};
 use std::collections::{BTreeMap, HashSet};
@@ -31,48 +32,6 @@ use std::path::{Path, PathBuf};
 /// A run of terms ends at a term whose hash is 0 modulo this, once it holds `Layout::run_min`
 /// bytes of postings, and always at `Layout::run_max`.
 const RUN_CUT: u64 = 8;
-
-/// How the index is cut.
-#[derive(Debug, Clone)]
-pub struct Layout {
-    /// About how many bytes of postings a run of terms holds, at least and at most.
-    pub run_min: usize,
-    pub run_max: usize,
-    /// Documents per document shard: a query reranks at most 24 documents, so it fetches at
-    /// most 24 of these whatever the catalog's size.
-    pub docs: usize,
-    /// Articles per article shard.
-    pub arts: usize,
-    /// A term in more documents than this ships its postings in impact tiers (`tiers`)... Below
-    /// it a whole list is at most about a run's bytes and does not grow with the catalog; each
-    /// long term's tiers are files of their own, so a lower bound costs files on small sites.
-    pub long: usize,
-    /// ... the first of them this many postings, each next one twice as many.
-    pub tier: usize,
-}
-
-impl Default for Layout {
-    fn default() -> Layout {
-        Layout {
-            run_min: 6 * 1024,
-            run_max: 24 * 1024,
-            docs: 32,
-            arts: 64,
-            long: 4096,
-            tier: 256,
-        }
-    }
-}
-
-/// A 64-bit FNV-1a hash: stable across builds and platforms.
-fn fnv(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
 
 /// About how many bytes of JSON a term's postings take.
 pub(super) fn weight(post: &[u32]) -> usize {
@@ -130,16 +89,6 @@ pub(super) fn cut_runs<'a>(
     out
 }
 
-/// The name of a run of terms that starts at `first`: a hash of it, with a suffix on the rare
-/// clash with a name in `names` (never another run's file). The name is added to `names`.
-pub(super) fn run_name(first: &str, names: &mut HashSet<String>) -> String {
-    let mut name = format!("{:016x}", fnv(first));
-    while !names.insert(name.clone()) {
-        name.push('x');
-    }
-    name
-}
-
 /// The document frequency of each distinct term of a document's message, then of each alias,
 /// in the order search-rank.js's `prepare` meets them.
 fn dfs(idx: &Index, message: &str, aliases: &[String]) -> Vec<usize> {
@@ -162,11 +111,6 @@ pub(super) fn rerank_terms(message: &str, aliases: &[String]) -> Vec<String> {
         }
     }
     out
-}
-
-/// Serialise to JSON; the values here are plain data, so this cannot fail in practice.
-pub(super) fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    serde_json::to_vec(v).unwrap_or_default()
 }
 
 /// The shard files, each as (name under `search/` without extension, JSON).

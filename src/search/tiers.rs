@@ -10,7 +10,7 @@
 //! impact (highest first; between equal impacts, lower document numbers first), so a document
 //! missing from tiers `0..k` has at most tier `k`'s highest impact for that term.
 
-use crate::search::shards::{json, run_name, Layout};
+use crate::search::layout::{json, run_name, Layout};
 use serde::Serialize;
 use std::collections::HashSet;
 

@@ -3,7 +3,7 @@
 //! exception type as support. Cost: one hash-map index of every template's trigrams (`index`),
 //! then one pass over each article's tokens; no entry x article loop.
 
-use super::index::{order, Index};
+use super::index::{order, Index, MAX_POSTINGS};
 use super::round2;
 use crate::core::model::{Article, Catalog, Entry, Page, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
@@ -11,8 +11,6 @@ use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal}
 use crate::records::{Record, RecordSet};
 use std::collections::HashMap;
 
-/// A trigram shared by more templates than this says nothing about which one is meant.
-pub(super) const MAX_POSTINGS: usize = 64;
 /// A matched run must cover at least this many template words.
 const MIN_RUN: usize = 5;
 

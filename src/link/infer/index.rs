@@ -7,6 +7,9 @@ use crate::core::model::{Catalog, Entry};
 use crate::link::text::{self, gram_hash};
 use std::collections::HashMap;
 
+/// A trigram shared by more templates than this says nothing about which one is meant.
+pub(super) const MAX_POSTINGS: usize = 64;
+
 /// One message of an entry as matching sees it.
 pub(super) struct Template {
     pub(super) entry: usize,
@@ -53,11 +56,11 @@ impl Index {
 
 impl Index {
     /// Whether trigram `g` can seed a passage: some template has it, and not so many that it
-    /// says nothing (`articles::MAX_POSTINGS`).
+    /// says nothing (`MAX_POSTINGS`).
     pub(crate) fn seeds(&self, g: u64) -> bool {
         self.grams
             .get(&g)
-            .is_some_and(|post| post.len() <= super::articles::MAX_POSTINGS)
+            .is_some_and(|post| post.len() <= MAX_POSTINGS)
     }
 
     /// The index after entry `i` changed from `old` to `new` (the same entry, at the same place:

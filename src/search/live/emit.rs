@@ -11,7 +11,8 @@ use super::post::{Postings, Touched};
 use super::terms::Terms;
 use crate::core::output::OutFile;
 use crate::search::format::Art;
-use crate::search::shards::{self, Layout, Manifest};
+use crate::search::layout::{self, Layout};
+use crate::search::shards::{self, Manifest};
 use crate::search::tiers::{self, Slot};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -171,7 +172,7 @@ impl Shipped {
         for (start, end) in cuts {
             let run = &sorted[start..end];
             let (first, last) = (run[0], run[run.len() - 1]);
-            let name = shards::run_name(terms.name(first), &mut names);
+            let name = layout::run_name(terms.name(first), &mut names);
             let key = (first, last, run.len());
             if self.runs.get(&name) != Some(&key)
                 || run
@@ -187,7 +188,7 @@ impl Shipped {
                             None => Slot::List(post.encoded(t)),
                         })
                         .collect();
-                    shards::json(&(ts, ps))
+                    layout::json(&(ts, ps))
                 });
             }
             manifest_runs.push((name.clone(), terms.name(first).to_string(), start));
@@ -220,7 +221,7 @@ impl Shipped {
                             (&d.id, &d.message, &d.art_nums, &d.aliases, dfs)
                         })
                         .collect();
-                    shards::json(&docs)
+                    layout::json(&docs)
                 });
             }
         }
@@ -237,7 +238,7 @@ impl Shipped {
         let mut count = 0;
         for (k, chunk) in arts.chunks(lay.arts).enumerate() {
             if old.get(k) != Some(&chunk) {
-                out.write(&format!("a/{k}"), || shards::json(&chunk));
+                out.write(&format!("a/{k}"), || layout::json(&chunk));
             }
             count += 1;
         }
@@ -260,7 +261,7 @@ impl Shipped {
                         .map(|&t| terms.name(t))
                         .filter(|t| t.len() == len)
                         .collect();
-                    shards::json(&of_len)
+                    layout::json(&of_len)
                 });
             } else if self.lens.contains(&len) {
                 out.remove(&format!("l/{len}"));

@@ -16,7 +16,7 @@ mod tests;
 use crate::core::model::Catalog;
 use crate::link::Graph;
 use crate::search::format::{self, FIELDS};
-use crate::search::shards::Layout;
+use crate::search::layout::Layout;
 use doc::{ArtCounts, Kept, NF};
 pub(crate) use emit::Shards;
 use rayon::prelude::*;

@@ -9,7 +9,7 @@ use crate::core::config::Config;
 use crate::core::diag::Diagnostics;
 use crate::core::model::Catalog;
 use crate::link::Graph;
-use crate::search::shards::Layout;
+use crate::search::layout::Layout;
 use crate::search::{format, shards};
 use std::collections::BTreeMap;
 
