@@ -50,18 +50,23 @@ pub struct Index {
 
 /// An entry as the index ships it: `[id, message, [article numbers], [aliases]]` (a JSON
 /// array, the compact form the browser reads). The message and aliases are what the ranking's
-/// second pass matches a paste against.
+/// second pass matches a paste against. Owned in an `Index`; a build writes the files from
+/// `DocRef`s, the same JSON borrowed from the catalog (owned copies were a quarter of a
+/// gigabyte at 1,000,000 entries).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Doc(
+pub struct Doc<S = String, L = Vec<String>>(
     /// The entry ID.
-    pub String,
+    pub S,
     /// Its message.
-    pub String,
+    pub S,
     /// Positions in `Index::arts` of the articles that discuss it.
     pub Vec<u32>,
     /// Other wordings of its message.
-    pub Vec<String>,
+    pub L,
 );
+
+/// A `Doc` borrowed from the catalog.
+pub(crate) type DocRef<'a> = Doc<&'a str, &'a [String]>;
 
 /// An article results link to: `[title, site path]`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -197,6 +202,18 @@ pub(super) fn impact(x: f64) -> u32 {
 
 /// Build the index from the typed model.
 pub fn build(cat: &Catalog, graph: &Graph) -> Index {
+    let (mut idx, docs) = build_borrowed(cat, graph);
+    idx.docs = (docs.into_iter())
+        .map(|Doc(id, message, arts, aliases)| {
+            Doc(id.into(), message.into(), arts, aliases.to_vec())
+        })
+        .collect();
+    idx
+}
+
+/// `build`, with the documents borrowed from `cat` rather than in the index (its `docs` left
+/// empty): what a build writes the files from.
+pub(crate) fn build_borrowed<'a>(cat: &'a Catalog, graph: &Graph) -> (Index, Vec<DocRef<'a>>) {
     let by_entry = articles_by_entry(cat, graph);
     let (art_no, arts) = number_articles(cat, &by_entry);
     let disc = Discussions {
@@ -204,26 +221,27 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
         by_entry,
     };
     let avg = average_lengths(cat, &disc);
-    let docs: Vec<Doc> = cat
+    let docs: Vec<DocRef<'a>> = cat
         .entries
         .iter()
         .map(|e| {
             Doc(
-                e.id.clone(),
-                e.message.clone(),
+                e.id.as_str(),
+                e.message.as_str(),
                 disc.of(e).iter().map(|i| art_no[i]).collect(),
-                e.aliases.clone(),
+                e.aliases.as_slice(),
             )
         })
         .collect();
     let (terms, post) = postings(cat, &disc, &avg);
-    Index {
+    let idx = Index {
         v: 2,
-        docs,
+        docs: Vec::new(),
         arts,
         terms,
         post,
-    }
+    };
+    (idx, docs)
 }
 
 /// The articles that any entry links to, numbered in catalog order: (catalog position ->
