@@ -50,18 +50,23 @@ pub struct Index {
 
 /// An entry as the index ships it: `[id, message, [article numbers], [aliases]]` (a JSON
 /// array, the compact form the browser reads). The message and aliases are what the ranking's
-/// second pass matches a paste against.
+/// second pass matches a paste against. Owned in an `Index`; a build writes the files from
+/// `DocRef`s, the same JSON borrowed from the catalog (owned copies were a quarter of a
+/// gigabyte at 1,000,000 entries).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Doc(
+pub struct Doc<S = String, L = Vec<String>>(
     /// The entry ID.
-    pub String,
+    pub S,
     /// Its message.
-    pub String,
+    pub S,
     /// Positions in `Index::arts` of the articles that discuss it.
     pub Vec<u32>,
     /// Other wordings of its message.
-    pub Vec<String>,
+    pub L,
 );
+
+/// A `Doc` borrowed from the catalog.
+pub(crate) type DocRef<'a> = Doc<&'a str, &'a [String]>;
 
 /// An article results link to: `[title, site path]`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -197,6 +202,18 @@ pub(super) fn impact(x: f64) -> u32 {
 
 /// Build the index from the typed model.
 pub fn build(cat: &Catalog, graph: &Graph) -> Index {
+    let (mut idx, docs) = build_borrowed(cat, graph);
+    idx.docs = (docs.into_iter())
+        .map(|Doc(id, message, arts, aliases)| {
+            Doc(id.into(), message.into(), arts, aliases.to_vec())
+        })
+        .collect();
+    idx
+}
+
+/// `build`, with the documents borrowed from `cat` rather than in the index (its `docs` left
+/// empty): what a build writes the files from.
+pub(crate) fn build_borrowed<'a>(cat: &'a Catalog, graph: &Graph) -> (Index, Vec<DocRef<'a>>) {
     let by_entry = articles_by_entry(cat, graph);
     let (art_no, arts) = number_articles(cat, &by_entry);
     let disc = Discussions {
@@ -204,26 +221,27 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
         by_entry,
     };
     let avg = average_lengths(cat, &disc);
-    let docs: Vec<Doc> = cat
+    let docs: Vec<DocRef<'a>> = cat
         .entries
         .iter()
         .map(|e| {
             Doc(
-                e.id.clone(),
-                e.message.clone(),
+                e.id.as_str(),
+                e.message.as_str(),
                 disc.of(e).iter().map(|i| art_no[i]).collect(),
-                e.aliases.clone(),
+                e.aliases.as_slice(),
             )
         })
         .collect();
     let (terms, post) = postings(cat, &disc, &avg);
-    Index {
+    let idx = Index {
         v: 2,
-        docs,
+        docs: Vec::new(),
         arts,
         terms,
         post,
-    }
+    };
+    (idx, docs)
 }
 
 /// The articles that any entry links to, numbered in catalog order: (catalog position ->
@@ -278,6 +296,15 @@ impl Discussions<'_> {
     }
 }
 
+/// Room for one more posting in `list`, made a quarter at a time: doubling left a third of the
+/// postings' memory unused on average, held until the files are written (giving it back at
+/// the end copies a list only when it would halve), and the postings are the index's bulk.
+fn grow(list: &mut Vec<u32>) {
+    if list.capacity() - list.len() < 2 {
+        list.reserve_exact(list.len() / 4 + 2);
+    }
+}
+
 /// Pass 1: each field's average length over all documents (at least 1), for BM25's length
 /// normalisation. (Counts are not kept for all documents at once: on 100,000 entries they took
 /// over a gigabyte.)
@@ -307,7 +334,9 @@ fn average_lengths(cat: &Catalog, disc: &Discussions<'_>) -> Vec<f64> {
 /// parallel; then into the postings in document order. Returns the sorted terms and, for each,
 /// its postings.
 fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>, Vec<Vec<u32>>) {
-    const CHUNK: usize = 4096;
+    // Each document's terms are held as owned strings until its chunk is in the postings:
+    // 4,096 documents at a time were tens of megabytes of them.
+    const CHUNK: usize = 1024;
     // term -> (postings, last doc); sorted by term once at the end.
     let mut inverted: HashMap<String, (Vec<u32>, u32)> = HashMap::new();
     for (c, chunk) in cat.entries.chunks(CHUNK).enumerate() {
@@ -328,6 +357,7 @@ fn postings(cat: &Catalog, disc: &Discussions<'_>, avg: &[f64]) -> (Vec<String>,
                     Some(x) => x,
                     None => inverted.entry(t).or_default(),
                 };
+                grow(list);
                 list.push(d - *last);
                 list.push(impact);
                 *last = d;

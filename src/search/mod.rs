@@ -58,6 +58,6 @@ pub(crate) fn write_files(
     offline: bool,
     write: &mut dyn FnMut(&OutFile) -> crate::core::error::Result<()>,
 ) -> crate::core::error::Result<usize> {
-    let idx = format::build(catalog, graph);
-    shards::write_files(&idx, cfg.search.weak_score, offline, write)
+    let (idx, docs) = format::build_borrowed(catalog, graph);
+    shards::write_files(&idx, &docs, cfg.search.weak_score, offline, write)
 }

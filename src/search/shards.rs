@@ -22,10 +22,11 @@
 
 use crate::core::output::OutFile;
 use crate::search::expand::df;
-use crate::search::format::Index;
+use crate::search::format::{Doc, Index};
 use crate::search::layout::{fnv, json, run_name, Layout};
 use crate::search::tiers::{self, Slot};
 use crate::search::{normalise, tokenise};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -116,10 +117,11 @@ pub(super) fn rerank_terms(message: &str, aliases: &[String]) -> Vec<String> {
 /// The shard files, each as (name under `search/` without extension, JSON).
 pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
-    let all: Result<(), std::convert::Infallible> = each(idx, weak, lay, &mut |name, body| {
-        files.push((name, body));
-        Ok(())
-    });
+    let all: Result<(), std::convert::Infallible> =
+        each(idx, &idx.docs, weak, lay, &mut |name, body| {
+            files.push((name, body));
+            Ok(())
+        });
     match all {
         Ok(()) => files,
         Err(never) => match never {},
@@ -128,13 +130,19 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
 
 /// The shard files one at a time, as `shards` lists them, each handed to `out` as soon as it
 /// is made: a large index's files together are about half its size again, and a build writes
-/// each at once rather than holding them all. Stops at `out`'s first error.
-pub(crate) fn each<E>(
+/// each at once rather than holding them all. Stops at `out`'s first error. `docs`: the
+/// index's documents, its own or borrowed (`format::DocRef`).
+pub(crate) fn each<E, S, L>(
     idx: &Index,
+    docs: &[Doc<S, L>],
     weak: f64,
     lay: &Layout,
     out: &mut dyn FnMut(String, Vec<u8>) -> Result<(), E>,
-) -> Result<(), E> {
+) -> Result<(), E>
+where
+    S: AsRef<str> + Serialize,
+    L: AsRef<[String]> + Serialize,
+{
     let lay = Layout {
         docs: lay.docs.max(1),
         arts: lay.arts.max(1),
@@ -170,10 +178,13 @@ pub(crate) fn each<E>(
         out(format!("t/{name}"), json(&body))?;
         manifest_runs.push((name, first.clone(), start));
     }
-    for (k, chunk) in idx.docs.chunks(lay.docs).enumerate() {
+    for (k, chunk) in docs.chunks(lay.docs).enumerate() {
         let docs: Vec<_> = chunk
             .iter()
-            .map(|d| (&d.0, &d.1, &d.2, &d.3, dfs(idx, &d.1, &d.3)))
+            .map(|d| {
+                let dfs = dfs(idx, d.1.as_ref(), d.3.as_ref());
+                (&d.0, &d.1, &d.2, &d.3, dfs)
+            })
             .collect();
         out(format!("d/{k}"), json(&docs))?;
     }
@@ -188,7 +199,7 @@ pub(crate) fn each<E>(
         out(format!("l/{len}"), json(terms))?;
     }
     let head = Manifest {
-        docs: idx.docs.len(),
+        docs: docs.len(),
         weak,
         terms: idx.terms.len(),
         arts: idx.arts.len(),
@@ -232,14 +243,20 @@ impl Manifest {
 pub(crate) const OFFLINE_CALL: &str = "errbookShard";
 
 /// The shards as files of the site, each handed to `write` as soon as it is made; how many.
-pub(crate) fn write_files<E>(
+/// `docs` as `each`'s.
+pub(crate) fn write_files<E, S, L>(
     idx: &Index,
+    docs: &[Doc<S, L>],
     weak: f64,
     offline: bool,
     write: &mut dyn FnMut(&OutFile) -> Result<(), E>,
-) -> Result<usize, E> {
+) -> Result<usize, E>
+where
+    S: AsRef<str> + Serialize,
+    L: AsRef<[String]> + Serialize,
+{
     let mut n = 0;
-    each(idx, weak, &Layout::default(), &mut |name, body| {
+    each(idx, docs, weak, &Layout::default(), &mut |name, body| {
         n += 1;
         write(&out_file(&name, body, offline))
     })?;
