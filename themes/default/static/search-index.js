@@ -45,7 +45,7 @@
   // ix: the index through its view (below); a term number of -1 is one not known yet.
   function expand(ix, q, last, typed) {
     var out = [], count = ix.count;
-    var start = ix.lower(q);
+    var start = ix.lower(q, last && typed);
     if (start < 0) return out;
     var exact = start < count && ix.termAt(start) === q;
     if (exact) out.push([start, 1.0]);
@@ -116,9 +116,12 @@
     function slot(i) { var r = last(2, i), s = run(r); return s ? s[1][i - runs[r][2]] : undefined; }
     var v = {
       n: m.n, count: m.count, weak: m.weak, manifest: m, texts: new Map(),
-      lower: function (q) {
+      // prefix: q may be a word's start, whose terms can go on into the next run; the manifest
+      // tells when they do (its first term starts with q), so that run comes in the same round.
+      lower: function (q, prefix) {
         if (!runs.length) return 0;
         var r = last(1, q), s = run(r);
+        if (prefix) for (var x = r + 1; x < runs.length && x <= r + 2 && runs[x][1].indexOf(q) === 0; x++) run(x);
         if (!s) return -1;
         var k = lowerBound(s[0], q);
         return k < s[0].length ? runs[r][2] + k : r + 1 < runs.length ? runs[r + 1][2] : m.count;
@@ -167,10 +170,11 @@
   // left in doubt for it). Otherwise notes what to fetch and returns null, all a round needs at
   // once (each round waits for the one before, and a round costs more than a tier): while a
   // document not met could still reach the best, the next tiers of every term that leaves
-  // something to gain, as deep as the tiers' maxima say it takes (`ahead`); then the next two
-  // tiers of every term left in doubt over the documents that could (one while it is at its
-  // first), and the entries' shards of the best so far, which the second pass reads.
-  var STEPS = 3;
+  // something to gain, as deep as the tiers' maxima say it takes (`ahead`), with the entries'
+  // shards of the best so far; then the next DOUBT tiers of every term left in doubt over the
+  // documents that could (each twice the one before: a few KB, where another round costs more),
+  // and the entries' shards of the best so far, which the second pass reads.
+  var STEPS = 3, DOUBT = 3;
   var SLOT = null;
   function tieredTop(ix, exs, ws, denom, max) {
     var K = exs.length, n = ix.n, tiers = [], docs = [], k, e, j;
@@ -239,6 +243,9 @@
     var th = full ? first[max - 1][1] : -Infinity;
     if (unseen > 0 && !(full && norm(unseen) < th)) {
       ahead(ix, tiers, K, full ? function (x) { return norm(x) < th; } : null);
+      // The best so far's entries too, which the second pass will read: most stay among the
+      // best, and their shards come in this round instead of one of their own at the end.
+      first.forEach(function (y) { ix.doc(y[0]); });
       return null;
     }
     var gain = new Float64Array(T), doubtful = false;
@@ -251,8 +258,7 @@
     for (t = 0; t < T; t++) {
       var z = tiers[t];
       if (gain[t] === 0) continue;
-      ix.tier(z.p, z.h);
-      if (z.h > 0 && z.h + 1 < z.p.max.length) ix.tier(z.p, z.h + 1);
+      for (var h = z.h; h < Math.min(z.h + DOUBT, z.p.max.length); h++) ix.tier(z.p, h);
     }
     first.forEach(function (y) { ix.doc(y[0]); });
     return null;
