@@ -121,14 +121,14 @@ first_query() {
   first_query_tools
   say "first queries on $label: $n pasted, $n typed${offline:+, hosted and file://}"
   if ! node "$REPO/scripts/search-bench/first-query.mjs" --hosted "$hosted" ${offline:+--offline "$offline"} \
-      --queries "$n" --json "$WORK/first-query.json" >"$WORK/first-query.log" 2>&1; then
+      --queries "$n" --after load,preload --json "$WORK/first-query.json" >"$WORK/first-query.log" 2>&1; then
     say "first-query.mjs failed on $label (see $WORK/first-query.log)"; return 0
   fi
   python3 - "$label" "$WORK/first-query.json" >>"$WORK/first-query.tsv" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[2]))["rows"]
 for r in rows:
-    print("\t".join(str(x) for x in (sys.argv[1], r["mode"], r["kind"], r["bytes_median"], r["bytes_max"], round(r["ms_median"], 1), round(r["ms_p90"], 1))))
+    print("\t".join(str(x) for x in (sys.argv[1], r["mode"], r["kind"], r["after"], r["bytes_median"], r["bytes_max"], round(r["ms_median"], 1), round(r["ms_p90"], 1))))
 PY
 }
 
@@ -341,8 +341,8 @@ if m:
 else:
     print(f": {incr}")
 if firsts:
-    print(f"\nfirst query in Chromium (scripts/search-bench/first-query.mjs: each query in a new browser context, gzip bytes of the search files it fetched)")
-    print(f"{'site':<18} {'mode':<8} {'kind':<7} {'bytes median':>13} {'max':>9} {'time median':>12} {'p90':>8}")
-    for label, mode, kind, bmed, bmax, ms, p90 in firsts:
-        print(f"{label:<18} {mode:<8} {kind:<7} {int(bmed)/1e6:>10.3f} MB {int(bmax)/1e6:>6.3f} MB {float(ms):>9.1f} ms {float(p90):>5.1f} ms")
+    print(f"\nfirst query in Chromium (scripts/search-bench/first-query.mjs: each query in a new browser context, gzip bytes of the search files the page fetched, preloaded ones included; after: asked at the load event, or once the page preloaded)")
+    print(f"{'site':<18} {'mode':<8} {'kind':<7} {'after':<8} {'bytes median':>13} {'max':>9} {'time median':>12} {'p90':>8}")
+    for label, mode, kind, after, bmed, bmax, ms, p90 in firsts:
+        print(f"{label:<18} {mode:<8} {kind:<7} {after:<8} {int(bmed)/1e6:>10.3f} MB {int(bmax)/1e6:>6.3f} MB {float(ms):>9.1f} ms {float(p90):>5.1f} ms")
 PY

@@ -7,10 +7,17 @@
 // loaded by <script> tags: the bytes are what the page read from disk, gzipped for comparison).
 //
 //   node first-query.mjs --hosted OUT [--offline OUT] [--queries N] [--seed N] [--json FILE]
+//                        [--after load|preload|load,preload]
 //
 // Without --offline only the hosted build is measured (a large catalog built once).
 //
-// Each query runs in a new browser context (nothing cached), after the page loaded. Queries:
+// Each query runs in a new browser context (nothing cached). `--after load` (the default): the
+// query is asked as soon as the page's load event is seen ("cold"); `--after preload`: once the
+// page has preloaded what every query needs (search.js does it when the page is idle or the box
+// is reached for; the time it was ready, from navigation, is printed), a reader who pastes a
+// moment after the page is up; `--after load,preload` runs both, alternately. Bytes and files
+// count every search/ file the page fetched from its navigation on, preloaded ones included.
+// Queries:
 // N pasted messages of entries drawn from the catalog (seeded), and N typed ones (the first
 // words of a message, the last cut short: a prefix to complete).
 
@@ -31,6 +38,8 @@ const OFFLINE = opt("offline", null);
 const N = +opt("queries", 30);
 const SEED = +opt("seed", 1);
 const JSON_OUT = opt("json", null);
+const AFTER = opt("after", "load").split(",");
+if (AFTER.some((a) => a !== "load" && a !== "preload")) { console.error("--after: load, preload or load,preload"); process.exit(2); }
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 if (!HOSTED) { console.error("usage: first-query.mjs --hosted OUT [--offline OUT] [--queries N]"); process.exit(2); }
 
@@ -76,14 +85,17 @@ const BASE = `http://127.0.0.1:${server.address().port}`;
 
 // ---- one first query ------------------------------------------------------------------------
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--allow-file-access-from-files"] });
-async function first(url, fileOf, q) {
+async function first(url, fileOf, q, after) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
-  await page.goto(url, { waitUntil: "load" });
   const files = [];
   page.on("request", (r) => { const f = fileOf(r.url()); if (f) files.push(f); });
-  const out = await page.evaluate(async (text) => {
+  await page.goto(url, { waitUntil: "load" });
+  const out = await page.evaluate(async ([text, after]) => {
     const S = window.errbookSearch;
+    // A page without preload (an older build) is measured cold either way.
+    if (after === "preload" && S.preload) await S.preload();
+    const ready = performance.now();
     const t0 = performance.now();
     const a = await S.query(text, 8);
     const ms = performance.now() - t0;
@@ -92,8 +104,8 @@ async function first(url, fileOf, q) {
     S.search(S.state.idx, text, 8);
     const rank = performance.now() - t1;
     const ids = a.hits.map((h) => { const d = S.state.idx.doc(h.doc); return [d ? d[0] : h.doc, h.score]; });
-    return { ms, rank, rounds: a.rounds, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
-  }, q.text);
+    return { ms, rank, ready, rounds: a.rounds, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
+  }, [q.text, after]);
   await ctx.close();
   return { ...out, files: files.length, bytes: files.reduce((n, f) => n + gz(f), 0) };
 }
@@ -104,8 +116,10 @@ const offlineFile = (u) => offDir && u.startsWith(offDir + "/search/") ? fileURL
 
 const runs = { hosted: [], offline: [] };
 for (const q of queries) {
-  runs.hosted.push({ kind: q.kind, ...(await first(`${BASE}/index.html`, hostedFile, q)) });
-  if (offDir) runs.offline.push({ kind: q.kind, ...(await first(`${offDir}/index.html`, offlineFile, q)) });
+  for (const after of AFTER) {
+    runs.hosted.push({ kind: q.kind, after, ...(await first(`${BASE}/index.html`, hostedFile, q, after)) });
+    if (offDir) runs.offline.push({ kind: q.kind, after, ...(await first(`${offDir}/index.html`, offlineFile, q, after)) });
+  }
 }
 await browser.close();
 server.close();
@@ -114,13 +128,13 @@ server.close();
 const q = (xs, p) => { const v = [...xs].sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(p * v.length))]; };
 const kb = (b) => (b / 1e6).toFixed(3) + " MB";
 console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new browser context (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
-console.log("mode     kind    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max");
+console.log("mode     kind    after    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max  ready at ms median");
 const rows = [];
 for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
-  for (const kind of ["pasted", "typed"]) {
-    const r = runs[mode].filter((x) => x.kind === kind);
+  for (const after of AFTER) for (const kind of ["pasted", "typed"]) {
+    const r = runs[mode].filter((x) => x.kind === kind && x.after === after);
     const row = {
-      mode, kind,
+      mode, kind, after, ready_median: q(r.map((x) => x.ready), 0.5),
       bytes_median: q(r.map((x) => x.bytes), 0.5), bytes_max: Math.max(...r.map((x) => x.bytes)),
       files_median: q(r.map((x) => x.files), 0.5), files_max: Math.max(...r.map((x) => x.files)),
       rounds_median: q(r.map((x) => x.rounds), 0.5), rounds_max: Math.max(...r.map((x) => x.rounds)),
@@ -128,9 +142,9 @@ for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
       rank_median: q(r.map((x) => x.rank), 0.5), rank_max: Math.max(...r.map((x) => x.rank)),
     };
     rows.push(row);
-    console.log(`${mode.padEnd(8)} ${kind.padEnd(7)} ${kb(row.bytes_median)} / ${kb(row.bytes_max)}`.padEnd(49) +
+    console.log(`${mode.padEnd(8)} ${kind.padEnd(7)} ${after.padEnd(8)} ${kb(row.bytes_median)} / ${kb(row.bytes_max)}`.padEnd(58) +
       `${row.files_median} / ${row.files_max}`.padEnd(21) + `${row.rounds_median} / ${row.rounds_max}`.padEnd(21) + `${row.ms_median.toFixed(1)} / ${row.ms_p90.toFixed(1)} / ${row.ms_max.toFixed(1)}`.padEnd(29) +
-      `${row.rank_median.toFixed(1)} / ${row.rank_max.toFixed(1)}`);
+      `${row.rank_median.toFixed(1)} / ${row.rank_max.toFixed(1)}`.padEnd(31) + `${row.ready_median.toFixed(0)}`);
   }
 }
 if (OFFLINE) {

@@ -40,6 +40,7 @@ import {
   serve,
   shown,
   squash,
+  step,
   tempDir,
   visit,
   waitURL,
@@ -73,6 +74,26 @@ describe("hosted site (errbook serve)", { timeout: 5 * TEST_MS }, () => {
         const r = await boxResults(ctx);
         assertFirst(r, c.id, `${server.base}/errors/${c.id}/`, `pasted into the box on ${from}`);
       });
+    }
+  });
+
+  test("an idle page preloads the index's manifest before any query, and a query fetches it no second time", { timeout: TEST_MS }, async () => {
+    const fresh = await newContext();
+    try {
+      const manifest = `${server.base}/search/m.json`;
+      const seen = () => fresh.requests.filter((u) => u === manifest).length;
+      await visit(fresh, `${server.base}/errors/pytorch/cuda-oom/`);
+      await step(fresh, "waiting for the idle page to fetch search/m.json", () =>
+        fresh.page.waitForFunction(() => window.errbookSearch && window.errbookSearch.state.idx !== null));
+      assert.equal(seen(), 1, "the manifest was not fetched once before any query");
+      assert.ok(!fresh.requests.some((u) => /\/search\/[tdpal]\//.test(u)), "an idle page fetched more than the manifest");
+      await paste(fresh, "#search-input", FORK.text);
+      const r = await boxResults(fresh);
+      assertFirst(r, FORK.id, `${server.base}/errors/${FORK.id}/`, "pasted after the page preloaded");
+      assert.equal(seen(), 1, "the query fetched the manifest again");
+      assert.deepEqual(fresh.errors, [], "errors thrown in the page");
+    } finally {
+      await fresh.context.close();
     }
   });
 

@@ -45,7 +45,7 @@
   // ix: the index through its view (below); a term number of -1 is one not known yet.
   function expand(ix, q, last, typed) {
     var out = [], count = ix.count;
-    var start = ix.lower(q);
+    var start = ix.lower(q, last && typed);
     if (start < 0) return out;
     var exact = start < count && ix.termAt(start) === q;
     if (exact) out.push([start, 1.0]);
@@ -116,9 +116,12 @@
     function slot(i) { var r = last(2, i), s = run(r); return s ? s[1][i - runs[r][2]] : undefined; }
     var v = {
       n: m.n, count: m.count, weak: m.weak, manifest: m, texts: new Map(),
-      lower: function (q) {
+      // prefix: q may be a word's start, whose terms can go on into the next run; the manifest
+      // tells when they do (its first term starts with q), so that run comes in the same round.
+      lower: function (q, prefix) {
         if (!runs.length) return 0;
         var r = last(1, q), s = run(r);
+        if (prefix) for (var x = r + 1; x < runs.length && x <= r + 2 && runs[x][1].indexOf(q) === 0; x++) run(x);
         if (!s) return -1;
         var k = lowerBound(s[0], q);
         return k < s[0].length ? runs[r][2] + k : r + 1 < runs.length ? runs[r + 1][2] : m.count;
@@ -167,10 +170,11 @@
   // left in doubt for it). Otherwise notes what to fetch and returns null, all a round needs at
   // once (each round waits for the one before, and a round costs more than a tier): while a
   // document not met could still reach the best, the next tiers of every term that leaves
-  // something to gain, as deep as the tiers' maxima say it takes (`ahead`); then the next two
-  // tiers of every term left in doubt over the documents that could (one while it is at its
-  // first), and the entries' shards of the best so far, which the second pass reads.
-  var STEPS = 3;
+  // something to gain, as deep as the tiers' maxima say it takes (`ahead`), with the entries'
+  // shards of the best so far; then the next DOUBT tiers of every term left in doubt over the
+  // documents that could (each twice the one before: a few KB, where another round costs more),
+  // and the entries' shards of the best so far, which the second pass reads.
+  var STEPS = 3, DOUBT = 3;
   var SLOT = null;
   function tieredTop(ix, exs, ws, denom, max) {
     var K = exs.length, n = ix.n, tiers = [], docs = [], k, e, j;
@@ -218,43 +222,54 @@
 
   // tieredTop's second half: bounds, the answer or what to fetch.
   function settle(ix, tiers, docs, known, met, K, T, denom, max) {
-    var rest = new Float64Array(K), unseen = 0, up = new Float64Array(K), all = [], k, t, r;
-    for (t = 0; t < T; t++) if (tiers[t].rest > rest[tiers[t].k]) rest[tiers[t].k] = tiers[t].rest;
+    var n = docs.length, rest = new Float64Array(K), unseen = 0, up = new Float64Array(K), k, t, r;
+    // Each row's bounds in arrays (not an array per row: a query meets thousands of rows, and
+    // this runs before the engine has compiled it), the best `max` rows kept as they come.
+    var lo = new Float64Array(n), hi = new Float64Array(n), doubt = new Uint8Array(n);
+    var rt = new Float64Array(T), kt = new Int32Array(T), first = [];
+    for (t = 0; t < T; t++) { rt[t] = tiers[t].rest; kt[t] = tiers[t].k; }
+    for (t = 0; t < T; t++) if (rt[t] > rest[kt[t]]) rest[kt[t]] = rt[t];
     for (k = 0; k < K; k++) unseen += rest[k];
     var norm = function (x) { return denom > 0 ? x / denom : 0; };
-    for (r = 0; r < docs.length; r++) {
-      var doubt = false;
-      up.fill(0);
+    for (r = 0; r < n; r++) {
+      var d = 0, l = 0, h = 0, j;
       for (t = 0; t < T; t++) {
-        var x = tiers[t];
-        if (met[r * T + t] === 1 || x.rest === 0) continue;
-        doubt = true;
-        if (x.rest > up[x.k]) up[x.k] = x.rest;
+        if (met[r * T + t] === 1 || rt[t] === 0) continue;
+        if (d === 0) { d = 1; up.fill(0); }
+        if (rt[t] > up[kt[t]]) up[kt[t]] = rt[t];
       }
-      var lo = 0, hi = 0;
-      for (k = 0; k < K; k++) { lo += known[r * K + k]; hi += Math.max(known[r * K + k], up[k]); }
-      all.push([docs[r], norm(lo), norm(hi), doubt, r]);
+      for (k = 0; k < K; k++) l += known[r * K + k];
+      // (The upper bound only matters where a term is in doubt.)
+      if (d === 1) for (k = 0; k < K; k++) h += Math.max(known[r * K + k], up[k]);
+      lo[r] = l = norm(l); hi[r] = norm(h); doubt[r] = d;
+      // By score, then by document (before()): a full sort's order.
+      j = first.length;
+      if (j === max && !(l > lo[first[j - 1]] || (l === lo[first[j - 1]] && docs[r] < docs[first[j - 1]]))) continue;
+      while (j > 0 && (l > lo[first[j - 1]] || (l === lo[first[j - 1]] && docs[r] < docs[first[j - 1]]))) j--;
+      first.splice(j, 0, r);
+      if (first.length > max) first.pop();
     }
-    var first = best(all, max), full = first.length === max;
-    var th = full ? first[max - 1][1] : -Infinity;
+    var full = first.length === max, th = full ? lo[first[max - 1]] : -Infinity;
     if (unseen > 0 && !(full && norm(unseen) < th)) {
       ahead(ix, tiers, K, full ? function (x) { return norm(x) < th; } : null);
+      // The best so far's entries too, which the second pass will read: most stay among the
+      // best, and their shards come in this round instead of one of their own at the end.
+      first.forEach(function (y) { ix.doc(docs[y]); });
       return null;
     }
     var gain = new Float64Array(T), doubtful = false;
-    all.forEach(function (y) {
-      if (!y[3] || y[2] < th) return;
+    for (r = 0; r < n; r++) {
+      if (doubt[r] === 0 || hi[r] < th) continue;
       doubtful = true;
-      for (t = 0; t < T; t++) if (met[y[4] * T + t] !== 1) gain[t] += tiers[t].rest;
-    });
-    if (!doubtful) return first.map(function (y) { return [y[0], y[1]]; });
+      for (t = 0; t < T; t++) if (met[r * T + t] !== 1) gain[t] += rt[t];
+    }
+    if (!doubtful) return first.map(function (y) { return [docs[y], lo[y]]; });
     for (t = 0; t < T; t++) {
       var z = tiers[t];
       if (gain[t] === 0) continue;
-      ix.tier(z.p, z.h);
-      if (z.h > 0 && z.h + 1 < z.p.max.length) ix.tier(z.p, z.h + 1);
+      for (var x = z.h; x < Math.min(z.h + DOUBT, z.p.max.length); x++) ix.tier(z.p, x);
     }
-    first.forEach(function (y) { ix.doc(y[0]); });
+    first.forEach(function (y) { ix.doc(docs[y]); });
     return null;
   }
 
@@ -281,19 +296,8 @@
     }
   }
 
-  // The `max` best of [doc, score, ...] by score, then by document: a full sort's order.
+  // [doc, score] a before b: by score, then by document, a full sort's order.
   function before(a, b) { return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]); }
-  function best(all, max) {
-    var out = [];
-    for (var a = 0; a < all.length; a++) {
-      var h = all[a], j = out.length;
-      if (j === max && !before(h, out[j - 1])) continue;
-      while (j > 0 && before(h, out[j - 1])) j--;
-      out.splice(j, 0, h);
-      if (out.length > max) out.pop();
-    }
-    return out;
-  }
 
   var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded, tieredTop: tieredTop,
               before: before };
