@@ -66,7 +66,9 @@ fn sitemaps_within(
     if parts.len() == 1 {
         return Ok(vec![("sitemap.xml".to_string(), parts.remove(0))]);
     }
-    let names: Vec<String> = (1..=parts.len()).map(|i| format!("sitemap-{i}.xml")).collect();
+    let names: Vec<String> = (1..=parts.len())
+        .map(|i| format!("sitemap-{i}.xml"))
+        .collect();
     let mut out = vec![("sitemap.xml".to_string(), sitemap_index(cfg, &names)?)];
     out.extend(names.into_iter().zip(parts));
     Ok(out)
@@ -269,7 +271,12 @@ mod tests {
         let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
         assert_eq!(
             names,
-            ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]
+            [
+                "sitemap.xml",
+                "sitemap-1.xml",
+                "sitemap-2.xml",
+                "sitemap-3.xml"
+            ]
         );
         let index = &files[0].1;
         assert!(index.contains("<sitemapindex xmlns="), "{index}");

@@ -94,7 +94,10 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     );
     let css = read(&out, "theme/style.css");
     for p in 0..=100 {
-        assert!(css.contains(&format!(".p{p}{{--p:{p}%}}")), "no bar width for {p}%");
+        assert!(
+            css.contains(&format!(".p{p}{{--p:{p}%}}")),
+            "no bar width for {p}%"
+        );
     }
 }
 
