@@ -1,5 +1,6 @@
-//! sitemap.xml (every page, absolute URLs from `site.base_url`) and feed.xml (Atom, articles
-//! newest first). Hosted builds only need absolute URLs here; pages link relatively.
+//! sitemap.xml (every page, absolute URLs from `site.base_url`; past what one sitemap file may
+//! hold, an index of `sitemap-N.xml` files) and feed.xml (Atom, articles newest first). Hosted
+//! builds only need absolute URLs here; pages link relatively.
 //!
 //! Both are written with quick-xml's writer, which escapes text and attributes; what no escape
 //! can carry in XML 1.0 (control characters other than tab and newlines, U+FFFE, U+FFFF) is
@@ -30,19 +31,73 @@ const URL_ESCAPE: &AsciiSet = &CONTROLS
     .add(b'\\')
     .add(b'^');
 
-/// `paths`: site paths of every HTML page. One `<url><loc>...</loc></url>` a line, without
-/// indentation: a large site has tens of thousands of them.
-pub(crate) fn sitemap(cfg: &Config, paths: &[String]) -> Result<String> {
+/// What one sitemap file may hold (sitemaps.org): 50,000 URLs and 50 MiB.
+const SITEMAP_URLS: usize = 50_000;
+const SITEMAP_BYTES: usize = 50 * 1024 * 1024;
+
+/// The sitemap's files, name and text: `sitemap.xml` alone while every page fits one file;
+/// past that, `sitemap.xml` is a sitemap index naming `sitemap-1.xml`, `sitemap-2.xml`, ...,
+/// each within the protocol's limits. `paths`: site paths of every HTML page.
+pub(crate) fn sitemaps(cfg: &Config, paths: &[String]) -> Result<Vec<(String, String)>> {
+    sitemaps_within(cfg, paths, SITEMAP_URLS, SITEMAP_BYTES)
+}
+
+fn sitemaps_within(
+    cfg: &Config,
+    paths: &[String],
+    most_urls: usize,
+    most_bytes: usize,
+) -> Result<Vec<(String, String)>> {
+    let paths: Vec<&String> = paths.iter().filter(|p| *p != "404.html").collect();
+    let mut parts = Vec::new();
+    let mut rest: &[&String] = &paths;
+    while !rest.is_empty() || parts.is_empty() {
+        // As many as the count allows, halved while the file is too large (a URL is short;
+        // this only halves for pathological base URLs).
+        let mut n = rest.len().min(most_urls.max(1));
+        let mut xml = sitemap(cfg, &rest[..n])?;
+        while xml.len() > most_bytes && n > 1 {
+            n /= 2;
+            xml = sitemap(cfg, &rest[..n])?;
+        }
+        parts.push(xml);
+        rest = &rest[n..];
+    }
+    if parts.len() == 1 {
+        return Ok(vec![("sitemap.xml".to_string(), parts.remove(0))]);
+    }
+    let names: Vec<String> = (1..=parts.len())
+        .map(|i| format!("sitemap-{i}.xml"))
+        .collect();
+    let mut out = vec![("sitemap.xml".to_string(), sitemap_index(cfg, &names)?)];
+    out.extend(names.into_iter().zip(parts));
+    Ok(out)
+}
+
+/// One `<url><loc>...</loc></url>` a line, without indentation: a large site has tens of
+/// thousands of them.
+fn sitemap(cfg: &Config, paths: &[&String]) -> Result<String> {
+    list(cfg, "urlset", "url", paths)
+}
+
+/// The index of the sitemap's files (`names`, site paths).
+fn sitemap_index(cfg: &Config, names: &[String]) -> Result<String> {
+    let names: Vec<&String> = names.iter().collect();
+    list(cfg, "sitemapindex", "sitemap", &names)
+}
+
+/// `<outer>` holding one `<inner><loc>...</loc></inner>` a line, one for each of `paths`.
+fn list(cfg: &Config, outer: &str, inner: &str, paths: &[&String]) -> Result<String> {
     let newline = || Event::Text(BytesText::from_escaped("\n"));
     document(None, |w| {
         w.write_event(newline())?;
-        w.create_element("urlset")
+        w.create_element(outer)
             .with_attribute(("xmlns", SITEMAP_NS))
             .write_inner_content(|w| {
                 w.write_event(newline())?;
-                for p in paths.iter().filter(|p| *p != "404.html") {
+                for p in paths {
                     let loc = url(&cfg.site.base_url, p);
-                    w.create_element("url").write_inner_content(|w| {
+                    w.create_element(inner).write_inner_content(|w| {
                         text_element(w, "loc", &loc)?;
                         Ok(())
                     })?;
@@ -194,7 +249,10 @@ mod tests {
             "index.html".to_string(),
             "errors/a/b/index.html".to_string(),
         ];
-        let xml = sitemap(&cfg, &paths).unwrap();
+        let files = sitemaps(&cfg, &paths).unwrap();
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].0, "sitemap.xml");
+        let xml = &files[0].1;
         let lines: Vec<&str> = xml.lines().collect();
         assert_eq!(lines.len(), 5, "{xml}");
         assert!(lines[0].starts_with("<?xml"), "{xml}");
@@ -202,5 +260,48 @@ mod tests {
         assert!(lines[2].starts_with("<url><loc>") && lines[2].ends_with("</loc></url>"));
         assert!(lines[3].contains("errors/a/b/"), "{xml}");
         assert_eq!(lines[4], "</urlset>");
+    }
+
+    #[test]
+    fn a_sitemap_past_the_limits_is_an_index_of_files_within_them() {
+        let mut cfg = Config::default();
+        cfg.site.base_url = "https://x.org/".into();
+        let paths: Vec<String> = (0..7).map(|i| format!("errors/a/e{i}/")).collect();
+        let files = sitemaps_within(&cfg, &paths, 3, usize::MAX).unwrap();
+        let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "sitemap.xml",
+                "sitemap-1.xml",
+                "sitemap-2.xml",
+                "sitemap-3.xml"
+            ]
+        );
+        let index = &files[0].1;
+        assert!(index.contains("<sitemapindex xmlns="), "{index}");
+        assert!(
+            index.contains("<sitemap><loc>https://x.org/sitemap-3.xml</loc></sitemap>"),
+            "{index}"
+        );
+        let counts: Vec<usize> = (files[1..].iter())
+            .map(|f| f.1.matches("<url>").count())
+            .collect();
+        assert_eq!(counts, [3, 3, 1]);
+        // Every page once, in order.
+        let all: String = files[1..].iter().map(|f| f.1.as_str()).collect();
+        let mut at = 0;
+        for p in &paths {
+            let i = all[at..].find(p.as_str()).expect(p);
+            at += i + p.len();
+        }
+        // A byte limit halves a part until it fits.
+        let one = sitemaps_within(&cfg, &paths[..1], 3, usize::MAX).unwrap();
+        let small = one[0].1.len() + 5;
+        let files = sitemaps_within(&cfg, &paths, 3, small).unwrap();
+        assert_eq!(files.len(), 8, "one URL a file");
+        assert!(files[1..].iter().all(|f| f.1.len() <= small));
+        // No page at all is still one (empty) sitemap.
+        assert_eq!(sitemaps(&cfg, &[]).unwrap().len(), 1);
     }
 }

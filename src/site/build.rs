@@ -527,8 +527,9 @@ pub(super) fn catalog_files(
         out.push(OutFile::new("api/links.json", to_json(graph)?));
     }
     if want.sitemap {
-        let xml = crate::render::feeds::sitemap(cfg, paths)?;
-        out.push(OutFile::new("sitemap.xml", xml.into_bytes()));
+        for (name, xml) in crate::render::feeds::sitemaps(cfg, paths)? {
+            out.push(OutFile::new(name, xml.into_bytes()));
+        }
     }
     if want.feed {
         let xml = crate::render::feeds::atom(cfg, cat)?;

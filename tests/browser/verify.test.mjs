@@ -92,7 +92,7 @@ describe("verification on the seed entry page", () => {
     const { page, errors } = await open("errors/pytorch/dataset-worker-fork-cuda/index.html");
     const note = squash(await page.locator(".verification-note").innerText());
     assert.match(note, /^verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed; dead ends: 1 actually works here/);
-    const order = await page.locator("#workarounds li.fix").evaluateAll((lis) => lis.map((li) => li.id));
+    const order = await page.locator("#workarounds > ol > li").evaluateAll((lis) => lis.map((li) => li.id));
     assert.deepEqual(order, ["workaround-3", "workaround-1", "workaround-2"]);
     assert.equal(squash(await page.locator("#workaround-1 .fix-head .verdict").innerText()), "failed");
     assert.equal(squash(await page.locator("#workaround-3 .fix-head .verdict").innerText()), "works");

@@ -82,11 +82,23 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
     let pos = |s: &str| html.find(s).unwrap_or_else(|| panic!("no {s}"));
     assert!(pos("id=\"workaround-3\"") < pos("id=\"workaround-1\""));
     assert!(pos("id=\"workaround-1\"") < pos("id=\"workaround-2\""));
-    // The bar draws the rate that the words beside it say (`<span class="rate">`).
+    // The bar draws the rate that the words beside it say: the rate's class `pNN` gives the
+    // bar its width (`--p` in the stylesheet), and the stylesheet has a width for every rate.
     assert!(
-        html.contains("<meter value=\"95\" max=\"100\" aria-hidden=\"true\"></meter>\n<span class=\"rate\">95% success</span>"),
+        html.contains("<span class=\"rate p95\">95% success</span>"),
         "success bar"
     );
+    assert!(
+        html.contains("<h3>Workaround 1</h3>"),
+        "each workaround is a heading"
+    );
+    let css = read(&out, "theme/style.css");
+    for p in 0..=100 {
+        assert!(
+            css.contains(&format!(".p{p}{{--p:{p}%}}")),
+            "no bar width for {p}%"
+        );
+    }
 }
 
 #[test]

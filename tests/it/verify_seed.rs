@@ -19,7 +19,7 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
     );
     let w1 = section(&html, "workaround-1", &["workaround-2", "dead-ends"]);
     assert!(
-        html.contains("<li class=\"fix fix-bad\" id=\"workaround-1\" value=\"1\">"),
+        html.contains("<li class=\"fix-bad\" id=\"workaround-1\" value=\"1\">"),
         "workaround 1 is marked"
     );
     let w1 = text_of(w1);

@@ -43,6 +43,27 @@
     else f();
   }
   ready(addThemeSwitch);
+  // The header's search box as the search's scripts use it: its hint, no autocomplete or
+  // spelling marks, and the list its results show in. Made here, not written into every page:
+  // they only matter with scripts (the search runs in them). Before `explainFileUrl`, which may
+  // give the box another hint.
+  function searchBox() {
+    var input = document.getElementById("search-input");
+    if (!input) return;
+    if (!input.hasAttribute("placeholder")) {
+      input.setAttribute("placeholder", "Paste an error message or traceback\u2026");
+    }
+    input.setAttribute("autocomplete", "off");
+    input.setAttribute("spellcheck", "false");
+    if (document.getElementById("search-results")) return;
+    var box = document.createElement("div");
+    box.id = "search-results";
+    box.setAttribute("role", "listbox");
+    box.setAttribute("aria-label", "Search results");
+    box.hidden = true;
+    input.parentNode.appendChild(box);
+  }
+  ready(searchBox);
   // A hosted build opened from file:// shows folders as listings and cannot fetch its search
   // index: say so, and how to get a copy that works from disk.
   function explainFileUrl() {
