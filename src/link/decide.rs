@@ -53,6 +53,18 @@ impl<'a> Decisions<'a> {
         verdict
     }
 
+    /// The (article, entry) IDs of every item on an article <-> entry pair: the candidates
+    /// `on` has a word on among those article inference makes.
+    pub(crate) fn discussed(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.items
+            .iter()
+            .filter_map(|Item { page, key, .. }| match (page.kind, &key.target) {
+                (PageKind::Article, Target::Entry(e)) => Some((page.id.as_str(), e.as_str())),
+                (PageKind::Entry, Target::Article(a)) => Some((a.as_str(), page.id.as_str())),
+                _ => None,
+            })
+    }
+
     /// Does `item` name the candidate `l`?
     fn names(&self, item: &Item, l: &Link) -> bool {
         let Item { page, key, .. } = item;
