@@ -313,15 +313,16 @@ impl LinkState {
             .collect();
         let drawn = Drawn::of(&own);
         // The candidates `matters` keeps, and only those are made.
+        let least = super::least_score(self.threshold, self.keep_review);
         let pairs = super::discussed(&own).chain(decide.discussed());
-        let wanted = Wanted::new(catalog, self.threshold / 3.0, pairs);
+        let wanted = Wanted::new(catalog, least, pairs);
         // In batches, as `link_with` does: an article's candidates before they are cut down are
         // megabytes on a large catalog.
         let batch = (super::ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
         for chunk in articles.chunks(batch) {
             let cands = infer::articles::infer_each(catalog, ix, chunk, &sources, records, &wanted);
             for (a, mut cands) in chunk.iter().zip(cands) {
-                cands.retain(|c| decide.matters(&drawn, &own, c, self.threshold));
+                cands.retain(|c| decide.matters(&drawn, &own, c, least));
                 let old = self.articles.remove(&a.id);
                 let (grams, codes) = match old {
                     Some(o) if !keys => (o.grams, o.codes),

@@ -120,13 +120,9 @@ pub(crate) fn link_from(
         let mut drawn = decide::Drawn::of(&links);
         // What `apply_to` keeps: the links, the candidates for review if they are kept, and any
         // candidate of a pair drawn already or decided by an author.
-        let min = if keep_review {
-            threshold / 3.0
-        } else {
-            threshold
-        };
+        let least = least_score(threshold, keep_review);
         let pairs = discussed(&links).chain(decide.discussed());
-        let wanted = infer::wanted::Wanted::new(catalog, min, pairs);
+        let wanted = infer::wanted::Wanted::new(catalog, least, pairs);
         let batch = (ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
         for batch in catalog.articles.chunks(batch) {
             let cands = infer::articles::infer(catalog, &ix, batch, &sources, records, &wanted);
@@ -164,6 +160,17 @@ pub(crate) fn link_from(
     g.review
         .sort_by(|a, b| b.link.score.total_cmp(&a.link.score));
     g
+}
+
+/// The least score of a candidate the graph has a use for, when nothing else is said of it
+/// (no link drawn for its pair, no author's decision): the threshold, or a third of it where
+/// the candidates left out are kept for review (`Decisions::apply_to`).
+fn least_score(threshold: f64, keep_review: bool) -> f64 {
+    if keep_review {
+        threshold / 3.0
+    } else {
+        threshold
+    }
 }
 
 /// The (article, entry) IDs of the `Discusses` links among `links`.
