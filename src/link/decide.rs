@@ -53,6 +53,18 @@ impl<'a> Decisions<'a> {
         verdict
     }
 
+    /// The (article, entry) IDs of every item on an article <-> entry pair: the candidates
+    /// `on` has a word on among those article inference makes.
+    pub(crate) fn discussed(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.items
+            .iter()
+            .filter_map(|Item { page, key, .. }| match (page.kind, &key.target) {
+                (PageKind::Article, Target::Entry(e)) => Some((page.id.as_str(), e.as_str())),
+                (PageKind::Entry, Target::Article(a)) => Some((a.as_str(), page.id.as_str())),
+                _ => None,
+            })
+    }
+
     /// Does `item` name the candidate `l`?
     fn names(&self, item: &Item, l: &Link) -> bool {
         let Item { page, key, .. } = item;
@@ -147,12 +159,13 @@ impl<'a> Decisions<'a> {
         }
     }
 
-    /// Whether `apply_to` can do anything with candidate `c`: it scores at least a third of the
-    /// threshold, an author decided on it, or it would give its evidence to a link of `links`
-    /// (`drawn` its index). A candidate that does not is dropped by `apply_to`, so a cache of
-    /// candidates need not keep it (while the decisions and `drawn` stay as they are).
-    pub(crate) fn matters(&self, drawn: &Drawn, links: &[Link], c: &Link, threshold: f64) -> bool {
-        c.score >= threshold / 3.0 || drawn.find(links, c).is_some() || self.on(c).is_some()
+    /// Whether `apply_to` can do anything that lasts with candidate `c`: it scores at least
+    /// `least` (`link::least_score`), an author decided on it, or it would give its evidence to
+    /// a link of `links` (`drawn` its index). A candidate that does not is dropped by
+    /// `apply_to`, or left for a review nobody keeps, so a cache of candidates need not keep it
+    /// (while the decisions and `drawn` stay as they are).
+    pub(crate) fn matters(&self, drawn: &Drawn, links: &[Link], c: &Link, least: f64) -> bool {
+        c.score >= least || drawn.find(links, c).is_some() || self.on(c).is_some()
     }
 
     /// `confirm:` items naming an entry, article or related entry that inference did not

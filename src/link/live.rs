@@ -32,7 +32,7 @@ pub(crate) use super::edited::Changed;
 use super::edited::{articles_named, moved_entries, shape};
 use super::explicit;
 use super::graph::FastMap;
-use super::infer::{self, index::Index, related_kept::Kept};
+use super::infer::{self, index::Index, related_kept::Kept, wanted::Wanted};
 use super::patch::{Before, Drawing, Patch};
 use super::{articles_by_entry, Graph, Link, Node, Review};
 use crate::core::config::Config;
@@ -312,13 +312,17 @@ impl LinkState {
             .flat_map(|(l, _)| l.iter().cloned())
             .collect();
         let drawn = Drawn::of(&own);
+        // The candidates `matters` keeps, and only those are made.
+        let least = super::least_score(self.threshold, self.keep_review);
+        let pairs = super::discussed(&own).chain(decide.discussed());
+        let wanted = Wanted::new(catalog, least, pairs);
         // In batches, as `link_with` does: an article's candidates before they are cut down are
         // megabytes on a large catalog.
         let batch = (super::ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
         for chunk in articles.chunks(batch) {
-            let cands = infer::articles::infer_each(catalog, ix, chunk, &sources, records);
+            let cands = infer::articles::infer_each(catalog, ix, chunk, &sources, records, &wanted);
             for (a, mut cands) in chunk.iter().zip(cands) {
-                cands.retain(|c| decide.matters(&drawn, &own, c, self.threshold));
+                cands.retain(|c| decide.matters(&drawn, &own, c, least));
                 let old = self.articles.remove(&a.id);
                 let (grams, codes) = match old {
                     Some(o) if !keys => (o.grams, o.codes),

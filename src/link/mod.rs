@@ -118,16 +118,21 @@ pub(crate) fn link_from(
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let ix = infer::index::Index::new(catalog);
         let mut drawn = decide::Drawn::of(&links);
+        // What `apply_to` keeps: the links, the candidates for review if they are kept, and any
+        // candidate of a pair drawn already or decided by an author.
+        let least = least_score(threshold, keep_review);
+        let pairs = discussed(&links).chain(decide.discussed());
+        let wanted = infer::wanted::Wanted::new(catalog, least, pairs);
         let batch = (ARTICLES_PER_THREAD * rayon::current_num_threads()).max(4);
         for batch in catalog.articles.chunks(batch) {
-            let cands = infer::articles::infer(catalog, &ix, batch, &sources, records);
+            let cands = infer::articles::infer(catalog, &ix, batch, &sources, records, &wanted);
             decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
             if !keep_review {
                 g.review = Vec::new();
             }
         }
         // The message index is large on a large catalog: gone before the next one is made.
-        drop((ix, sources, t));
+        drop((ix, sources, wanted, t));
         let _t = stage("  link: related");
         let cands = infer::related::infer(catalog);
         decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
@@ -155,6 +160,27 @@ pub(crate) fn link_from(
     g.review
         .sort_by(|a, b| b.link.score.total_cmp(&a.link.score));
     g
+}
+
+/// The least score of a candidate the graph has a use for, when nothing else is said of it
+/// (no link drawn for its pair, no author's decision): the threshold, or a third of it where
+/// the candidates left out are kept for review (`Decisions::apply_to`).
+fn least_score(threshold: f64, keep_review: bool) -> f64 {
+    if keep_review {
+        threshold / 3.0
+    } else {
+        threshold
+    }
+}
+
+/// The (article, entry) IDs of the `Discusses` links among `links`.
+fn discussed(links: &[Link]) -> impl Iterator<Item = (&str, &str)> {
+    links.iter().filter_map(|l| match (l.kind, &l.from, &l.to) {
+        (LinkKind::Discusses, Node::Article { id: a }, Node::Entry { id: e }) => {
+            Some((a.as_str(), e.as_str()))
+        }
+        _ => None,
+    })
 }
 
 /// The articles each entry is discussed by, as pages, in the order of `links`.

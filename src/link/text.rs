@@ -163,7 +163,7 @@ pub(crate) fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
 }
 
 /// 1-based line of a byte offset (what article inference finds by a search instead:
-/// `infer::articles::line_in`).
+/// `infer::scan::line_in`).
 #[cfg(test)]
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     let mut o = offset.min(text.len());

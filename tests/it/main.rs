@@ -23,6 +23,7 @@ mod injection;
 mod internal_links;
 mod layers;
 mod lean_build;
+mod link_codes;
 mod link_explicit;
 mod link_quality;
 mod markdown_gfm;

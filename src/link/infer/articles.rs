@@ -1,11 +1,16 @@
 //! Article <-> entry: an entry's message (and its `aliases`) found in an article's title, prose
 //! or code, as a *template* (see `text::tokens`), its error code found as a word, and its
 //! exception type as support. Cost: one hash-map index of every template's trigrams (`index`),
-//! then one pass over each article's tokens; no entry x article loop.
+//! then one pass over each article's tokens; no entry x article loop. Entries found by their
+//! code alone share their candidate with every entry of that code and exception type: it is
+//! scored once for them, and given to each only when the caller wants it (`Wanted`).
 
-use super::index::{order, Index, MAX_POSTINGS};
+use super::coded::{self, Named};
+use super::index::{code_of, order, Index, MAX_POSTINGS};
 use super::round2;
-use crate::core::model::{Article, Catalog, Entry, Page, Snippet};
+use super::scan::{evidence, find_word, is_passing, Scan};
+use super::wanted::Wanted;
+use crate::core::model::{Article, Catalog, Page, Snippet};
 use crate::link::text::{self, gram_hash, Tok};
 use crate::link::{Evidence, Extent, Link, LinkKind, Node, Origin, Place, Signal};
 use crate::records::{Record, RecordSet};
@@ -23,25 +28,6 @@ fn place_weight(place: Place) -> f64 {
     }
 }
 
-/// Words around a mention that say the article is about something else ("unlike the
-/// `X` error, ...").
-const PASSING: &[&str] = &[
-    "unlike",
-    "not to be confused",
-    "as opposed to",
-    "different from",
-    "differs from",
-    "in contrast",
-    "rather than",
-    "instead of",
-    "unrelated",
-    "not the same",
-    "not related",
-    "see also",
-    "another error",
-    "a different error",
-];
-
 struct Found {
     template: usize,
     /// Token range of the passage.
@@ -54,21 +40,23 @@ struct Found {
     extent: Extent,
 }
 
-/// Discusses-candidates for `articles` (of `catalog`), any score (the caller applies the
-/// threshold). A large catalog's candidates are many: callers take the articles in batches.
+/// Discusses-candidates for `articles` (of `catalog`) that `wanted` asks for (the caller
+/// applies the threshold). A large catalog's candidates are many: callers take the articles in
+/// batches.
 pub(crate) fn infer(
     catalog: &Catalog,
     ix: &Index,
     articles: &[Article],
     sources: &HashMap<&std::path::Path, &str>,
     records: Option<&RecordSet>,
+    wanted: &Wanted,
 ) -> Vec<Link> {
     use rayon::prelude::*;
     articles
         .par_iter()
         .flat_map_iter(|a| {
             let src = sources.get(a.source.as_path()).copied().unwrap_or("");
-            infer_one(catalog, ix, a, src, records)
+            infer_one(catalog, ix, a, src, records, wanted)
         })
         .collect()
 }
@@ -80,13 +68,14 @@ pub(crate) fn infer_each(
     articles: &[&Article],
     sources: &HashMap<&std::path::Path, &str>,
     records: Option<&RecordSet>,
+    wanted: &Wanted,
 ) -> Vec<Vec<Link>> {
     use rayon::prelude::*;
     articles
         .par_iter()
         .map(|a| {
             let src = sources.get(a.source.as_path()).copied().unwrap_or("");
-            infer_one(catalog, ix, a, src, records)
+            infer_one(catalog, ix, a, src, records, wanted)
         })
         .collect()
 }
@@ -97,99 +86,77 @@ fn infer_one(
     a: &Article,
     src: &str,
     records: Option<&RecordSet>,
+    wanted: &Wanted,
 ) -> Vec<Link> {
     let scan = Scan::new(a, src);
-    // Evidence per entry, in this order: message passages, recorded runs, error codes.
+    // Evidence per entry found by its message, in this order: message passages, recorded runs,
+    // error codes.
     let mut per: HashMap<usize, Vec<Evidence>> = HashMap::new();
-    for (e, ev) in (message_evidence(ix, &scan).into_iter())
-        .chain(recorded_evidence(ix, a, records))
-        .chain(code_evidence(ix, &scan))
+    for (e, ev) in
+        (message_evidence(ix, &scan).into_iter()).chain(recorded_evidence(ix, a, records))
     {
         per.entry(e).or_default().push(ev);
     }
+    let codes = coded::named(ix, &scan);
+    let by_code: HashMap<&str, &Named<'_>> = codes.iter().map(|n| (n.code, n)).collect();
+    let code_evidence = |e: usize| {
+        let code = code_of(&catalog.entries[e])?;
+        by_code.get(code).map(|n| &n.evidence)
+    };
+    for (&e, ev) in per.iter_mut() {
+        if let Some(more) = code_evidence(e) {
+            ev.extend(more.iter().cloned());
+        }
+    }
     // Where each exception type is named in the article, looked for once (entries that share
-    // a message share their exception type).
-    let mut named: HashMap<&str, Option<usize>> = HashMap::new();
-    per.into_iter()
-        .map(|(e, ev)| {
-            let entry = &catalog.entries[e];
-            let at = (entry.exception.as_deref()).map(|x| {
-                *named
-                    .entry(x)
-                    .or_insert_with(|| find_word(src, x, scan.fm_end))
-            });
-            discusses(a, entry, &scan, ev, at.flatten())
-        })
-        .collect()
-}
-
-/// An article's source, scanned once: the tokens of its title line and body, and where its
-/// code blocks are.
-pub(super) struct Scan<'a> {
-    src: &'a str,
-    /// End of the front matter.
-    pub(super) fm_end: usize,
-    /// The title's tokens, a separator, then the body's.
-    pub(super) toks: Vec<Tok>,
-    /// How many of `toks` are the title's.
-    n_title: usize,
-    /// Lines (inclusive) of the article's code blocks.
-    code_lines: Vec<(usize, usize)>,
-    /// Where each of its line breaks is: a passage's line is found by a binary search, not by
-    /// counting the line breaks before it (an article can hold hundreds of passages).
-    breaks: Vec<usize>,
-}
-
-impl<'a> Scan<'a> {
-    pub(super) fn new(a: &Article, src: &'a str) -> Scan<'a> {
-        let fm_end = crate::link::explicit::front_matter_end(src);
-        let title_at = src[..fm_end].find("title:").unwrap_or(0);
-        let title_end = src[title_at..]
-            .find('\n')
-            .map(|i| title_at + i)
-            .unwrap_or(fm_end);
-        let shifted =
-            |toks: Vec<Tok>, by: usize| toks.into_iter().map(move |t| Tok { at: t.at + by, ..t });
-        let mut toks: Vec<Tok> = shifted(text::tokens(&src[title_at..title_end]), title_at)
-            .filter(|t| t.word != "title")
-            .collect();
-        let n_title = toks.len();
-        toks.push(Tok {
-            word: "\u{0}".into(),
-            at: title_end,
-        });
-        toks.extend(shifted(text::tokens(&src[fm_end..]), fm_end));
-        Scan {
-            src,
-            fm_end,
-            toks,
-            n_title,
-            code_lines: code_line_ranges(a),
-            breaks: line_breaks(src),
+    // a message or a code share their exception type).
+    let mut named = Exceptions {
+        src,
+        from: scan.fm_end,
+        at: HashMap::new(),
+    };
+    let mut named_at = |x| named.at(x);
+    let mut out = Vec::new();
+    // Entries found by their code alone, a candidate per code and exception type, given to
+    // every entry of them when it is wanted ...
+    for n in &codes {
+        let Some(coded) = ix.codes.get(n.code) else {
+            continue;
+        };
+        for (x, es) in &coded.by_exception {
+            let x = x.as_deref();
+            let one = discusses(&scan, x, n.evidence.clone(), named_at(x));
+            if one.score < wanted.min {
+                continue;
+            }
+            for &e in es.iter().filter(|e| !per.contains_key(e)) {
+                out.push(one.link(a, &catalog.entries[e].id));
+            }
         }
     }
-
-    /// The 1-based line of byte `at` (`line_in`).
-    fn line(&self, at: usize) -> usize {
-        line_in(&self.breaks, self.src.len(), at)
-    }
-
-    /// Where the passage at byte `at` is (`in_title`: it is part of the title line).
-    fn place(&self, at: usize, in_title: bool) -> Place {
-        if in_title {
-            return Place::Title;
-        }
-        let line = self.line(at);
-        if self.code_lines.iter().any(|&(s, e)| line >= s && line <= e) {
-            return Place::Code;
-        }
-        let ls = self.src[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        if self.src[ls..].starts_with('#') {
-            Place::Heading
-        } else {
-            Place::Prose
+    // ... and to the pinned ones whatever it scores.
+    for &e in wanted.pinned(&a.id) {
+        let Some(ev) = code_evidence(e).filter(|_| !per.contains_key(&e)) else {
+            continue;
+        };
+        let entry = &catalog.entries[e];
+        let x = entry.exception.as_deref();
+        let one = discusses(&scan, x, ev.clone(), named_at(x));
+        if one.score < wanted.min {
+            out.push(one.link(a, &entry.id));
         }
     }
+    // Entries found by their message.
+    let pinned = wanted.pinned(&a.id);
+    for (e, ev) in per {
+        let entry = &catalog.entries[e];
+        let x = entry.exception.as_deref();
+        let one = discusses(&scan, x, ev, named_at(x));
+        if one.score >= wanted.min || pinned.binary_search(&e).is_ok() {
+            out.push(one.into_link(a, &entry.id));
+        }
+    }
+    out
 }
 
 /// Entries' messages found in the article's title and body, as (entry, evidence).
@@ -243,52 +210,40 @@ fn recorded_evidence(
     out
 }
 
-/// Entries' error codes found as whole words in the article, as (entry, evidence).
-fn code_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
-    let src = scan.src;
-    let mut out = Vec::new();
-    for (code, at) in code_words(src, scan.fm_end) {
-        let Some(es) = ix.codes.get(code) else {
-            continue;
-        };
-        let place = scan.place(at, at < scan.fm_end);
-        let ex = text::excerpt(src, at, at + code.len());
-        let passing = place == Place::Prose && is_passing(&ex);
-        let base = if place == Place::Prose { 0.6 } else { 0.7 };
-        let mut w = base / es.len() as f64;
-        if passing {
-            w *= 0.4;
-        }
-        let line = scan.line(at);
-        for &e in es {
-            let signal = Signal::ErrorCode {
-                code: code.to_string(),
-                place,
-            };
-            out.push((e, evidence(signal, ex.clone(), line, round2(w))));
-        }
-    }
-    out
+/// Where each exception type is named in an article (`find_word`), looked for once.
+struct Exceptions<'s, 'x> {
+    src: &'s str,
+    /// End of the front matter.
+    from: usize,
+    at: HashMap<&'x str, Option<usize>>,
 }
 
-/// The candidate link from article `a` to `entry`, scored from its evidence (the exception
-/// type added when the article names it: at `named`, where `find_word` finds it).
+impl<'x> Exceptions<'_, 'x> {
+    fn at(&mut self, x: Option<&'x str>) -> Option<usize> {
+        let x = x?;
+        let (src, from) = (self.src, self.from);
+        *self.at.entry(x).or_insert_with(|| find_word(src, x, from))
+    }
+}
+
+/// What an entry's candidate link from article `a` says: its evidence, strongest first, and
+/// its score. `ev` is what was found of the entry; its exception type `x` is added when the
+/// article names it (at `named`, where `find_word` finds it).
 fn discusses(
-    a: &Article,
-    entry: &Entry,
     scan: &Scan<'_>,
+    x: Option<&str>,
     mut ev: Vec<Evidence>,
     named: Option<usize>,
-) -> Link {
+) -> Scored {
     let src = scan.src;
     // The exception type supports a match found otherwise; it never makes one.
-    if let Some(x) = &entry.exception {
-        if let Some(i) = named {
-            let w = if x.contains('.') { 0.2 } else { 0.05 };
-            let signal = Signal::Exception { name: x.clone() };
-            let ex = text::excerpt(src, i, i + x.len());
-            ev.push(evidence(signal, ex, scan.line(i), w));
-        }
+    if let (Some(x), Some(i)) = (x, named) {
+        let w = if x.contains('.') { 0.2 } else { 0.05 };
+        let signal = Signal::Exception {
+            name: x.to_string(),
+        };
+        let ex = text::excerpt(src, i, i + x.len());
+        ev.push(evidence(signal, ex, scan.line(i), w));
     }
     ev.sort_by(|a, b| b.weight.total_cmp(&a.weight));
     ev.truncate(6);
@@ -304,24 +259,38 @@ fn discusses(
         seen_kinds.push(&x.signal);
         miss *= 1.0 - w.clamp(0.0, 0.99);
     }
-    Link {
-        from: Node::Article { id: a.id.clone() },
-        to: Node::Entry {
-            id: entry.id.clone(),
-        },
-        kind: LinkKind::Discusses,
-        origin: Origin::Inferred,
+    Scored {
         score: round2(1.0 - miss),
         evidence: ev,
     }
 }
 
-fn evidence(signal: Signal, excerpt: String, line: usize, weight: f64) -> Evidence {
-    Evidence {
-        signal,
-        excerpt,
-        line: Some(line),
-        weight,
+/// A candidate link's score and evidence (`discusses`), for one entry or for many alike.
+struct Scored {
+    score: f64,
+    evidence: Vec<Evidence>,
+}
+
+impl Scored {
+    /// The candidate link from article `a` to the entry `id`.
+    fn link(&self, a: &Article, id: &str) -> Link {
+        Scored {
+            score: self.score,
+            evidence: self.evidence.clone(),
+        }
+        .into_link(a, id)
+    }
+
+    /// `link`, for the last entry.
+    fn into_link(self, a: &Article, id: &str) -> Link {
+        Link {
+            from: Node::Article { id: a.id.clone() },
+            to: Node::Entry { id: id.to_string() },
+            kind: LinkKind::Discusses,
+            origin: Origin::Inferred,
+            score: self.score,
+            evidence: self.evidence,
+        }
     }
 }
 
@@ -471,76 +440,4 @@ pub(crate) fn record_messages(r: &Record) -> Vec<String> {
         v.push(format!("{}: {}", w.exception, w.message));
     }
     v
-}
-
-fn is_passing(excerpt: &str) -> bool {
-    let l = excerpt.to_lowercase();
-    PASSING.iter().any(|p| l.contains(p))
-}
-
-/// The 1-based line of byte `at` of a text of `len` bytes whose line breaks are at `breaks`:
-/// one more than the breaks before it (`text::line_of`, which counts them).
-fn line_in(breaks: &[usize], len: usize, at: usize) -> usize {
-    let at = at.min(len);
-    breaks.partition_point(|&b| b < at) + 1
-}
-
-/// The offsets of the line breaks of `src`.
-fn line_breaks(src: &str) -> Vec<usize> {
-    (src.bytes().enumerate())
-        .filter(|&(_, b)| b == b'\n')
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// Lines (inclusive) of the article's code blocks.
-fn code_line_ranges(a: &Article) -> Vec<(usize, usize)> {
-    a.snippets
-        .iter()
-        .map(|s| (s.line, s.line + s.code.lines().count() + 1))
-        .collect()
-}
-
-/// Words that look like error codes (`CUDA_ERROR_NOT_INITIALIZED`, `E0308`, `ENOENT`) with their
-/// offsets, after `from`.
-pub(super) fn code_words(src: &str, from: usize) -> Vec<(&str, usize)> {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\b(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,}|[A-Z]{1,3}[0-9]{3,5})\b")
-            .expect("static regex")
-    });
-    let title = src[..from].find("title:").unwrap_or(from);
-    RE.find_iter(src)
-        .filter(|m| m.start() >= title)
-        .map(|m| (m.as_str(), m.start()))
-        .collect()
-}
-
-fn find_word(src: &str, w: &str, from: usize) -> Option<usize> {
-    src[from..]
-        .match_indices(w)
-        .map(|(i, _)| i + from)
-        .find(|&i| {
-            let b = src[..i].chars().next_back();
-            let a = src[i + w.len()..].chars().next();
-            !b.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
-                && !a.is_some_and(|c| c.is_alphanumeric() || c == '_')
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_line_found_by_search_is_the_line_counted() {
-        for src in ["", "one", "a\nb", "\n\nx\n", "é\nü✓\n\nlast ✓ line\n✓"] {
-            let breaks = super::line_breaks(src);
-            for at in 0..src.len() + 3 {
-                let want = crate::link::text::line_of(src, at);
-                assert_eq!(
-                    super::line_in(&breaks, src.len(), at),
-                    want,
-                    "{src:?} at {at}"
-                );
-            }
-        }
-    }
 }

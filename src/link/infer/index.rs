@@ -5,7 +5,7 @@
 
 use crate::core::model::{Catalog, Entry};
 use crate::link::text::{self, gram_hash};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A trigram shared by more templates than this says nothing about which one is meant.
 pub(super) const MAX_POSTINGS: usize = 64;
@@ -22,11 +22,43 @@ pub(super) struct Template {
     pub(super) alias: bool,
 }
 
+/// The entries that have one error code, by exception type: entries an article names by
+/// their code alone and that share an exception type get the same candidate but for the entry,
+/// made once for them all (`infer::coded`).
+#[derive(Default)]
+pub(super) struct Coded {
+    /// How many entries have the code.
+    pub(super) n: usize,
+    pub(super) by_exception: BTreeMap<Option<String>, Vec<usize>>,
+}
+
+impl Coded {
+    fn add(&mut self, i: usize, e: &Entry) {
+        self.n += 1;
+        self.by_exception
+            .entry(e.exception.clone())
+            .or_default()
+            .push(i);
+    }
+
+    fn remove(&mut self, i: usize, e: &Entry) {
+        let Some(es) = self.by_exception.get_mut(&e.exception) else {
+            return;
+        };
+        let before = es.len();
+        es.retain(|&x| x != i);
+        self.n -= before - es.len();
+        if es.is_empty() {
+            self.by_exception.remove(&e.exception);
+        }
+    }
+}
+
 /// The catalog's message templates and codes, indexed once.
 pub(crate) struct Index {
     pub(super) templates: Vec<Template>,
     pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
-    pub(super) codes: HashMap<String, Vec<usize>>,
+    pub(super) codes: HashMap<String, Coded>,
 }
 
 impl Index {
@@ -40,10 +72,10 @@ impl Index {
                 grams.entry(g).or_default().push((t as u32, p as u32));
             }
         }
-        let mut codes: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut codes: HashMap<String, Coded> = HashMap::new();
         for (i, e) in catalog.entries.iter().enumerate() {
             if let Some(c) = code_of(e) {
-                codes.entry(c.to_string()).or_default().push(i);
+                codes.entry(c.to_string()).or_default().add(i, e);
             }
         }
         Index {
@@ -89,15 +121,15 @@ impl Index {
             self.templates.push(tpl);
         }
         if let Some(c) = code_of(old) {
-            if let Some(es) = self.codes.get_mut(c) {
-                es.retain(|&x| x != i);
-                if es.is_empty() {
+            if let Some(coded) = self.codes.get_mut(c) {
+                coded.remove(i, old);
+                if coded.n == 0 {
                     self.codes.remove(c);
                 }
             }
         }
         if let Some(c) = code_of(new) {
-            self.codes.entry(c.to_string()).or_default().push(i);
+            self.codes.entry(c.to_string()).or_default().add(i, new);
         }
     }
 }

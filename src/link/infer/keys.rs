@@ -4,8 +4,9 @@
 //! articles holding its old or new keys are inferred again (`link::live`). Also whether two
 //! versions of an entry look the same to article inference.
 
-use super::articles::{code_words, recorded_errors, Scan};
+use super::articles::recorded_errors;
 use super::index::{code_of, grams_of, templates_of};
+use super::scan::{code_words, Scan};
 use crate::core::model::{Article, Entry};
 use crate::link::text::{self, gram_hash, Tok};
 use crate::records::RecordSet;

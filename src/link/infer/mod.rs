@@ -3,11 +3,14 @@
 //! confirm/reject.
 
 pub(crate) mod articles;
+mod coded;
 pub(crate) mod index;
 pub(crate) mod keys;
 pub(crate) mod related;
 pub(crate) mod related_kept;
+mod scan;
 pub(crate) mod snippets;
+pub(crate) mod wanted;
 
 /// Round to two decimals, as scores and weights are shown.
 pub(crate) fn round2(x: f64) -> f64 {
