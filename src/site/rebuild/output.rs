@@ -45,6 +45,23 @@ fn write_if_changed(dest: &Path, rel: &str, bytes: &[u8]) -> Result<bool> {
     Ok(true)
 }
 
+/// The sitemap parts (`sitemap-N.xml`) in `dest` that the sitemap no longer names: a site that
+/// shrank below what one sitemap file holds has `sitemap.xml` alone again.
+fn stale_sitemap_parts(dest: &Path, keep: &HashSet<&str>) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir(dest) else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| {
+            let n = name
+                .strip_prefix("sitemap-")
+                .and_then(|r| r.strip_suffix(".xml"));
+            n.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                && !keep.contains(name.as_str())
+        })
+        .collect()
+}
+
 /// The site paths of the list pages to redraw, those that show what changed: the home page
 /// (counts, facets, the best-fixed entries, recent articles) on any change; the list of all
 /// errors and the touched entries' facet pages when an entry's line changed; the articles' list
@@ -164,14 +181,17 @@ impl Live {
             search: false,
         };
         let files = catalog_files(&self.cfg, &resolver, &all_paths, self.opts.offline, want)?;
+        let keep = || files.iter().map(|f| f.path.as_str()).collect();
+        let gone = (want.sitemap).then(|| stale_sitemap_parts(&self.opts.dest, &keep()));
         let search = {
             let _t = crate::core::timings::stage("  search");
             self.search_files(next, ch, index)
         };
         drop(_catalog);
+        let gone: Vec<String> = gone.into_iter().flatten().chain(search.remove).collect();
         out.extend(files.into_iter().map(|f| (f.path, f.bytes)));
         out.extend(search.write.into_iter().map(|f| (f.path, f.bytes)));
-        let written = self.write_out(&out, &search.remove)?;
+        let written = self.write_out(&out, &gone)?;
         self.remove_gone(next, ch, gone_facets);
         Ok(Update {
             rendered: out.len(),
@@ -204,8 +224,8 @@ impl Live {
         Ok(Some(("api/catalog.json".to_string(), bytes)))
     }
 
-    /// Write the files of `out` whose bytes changed and remove the search files of `gone`; the
-    /// files written, in order.
+    /// Write the files of `out` whose bytes changed and remove the files of `gone` (search
+    /// shards and sitemap parts no longer made); the files written, in order.
     fn write_out(&self, out: &[(String, Vec<u8>)], gone: &[String]) -> Result<Vec<String>> {
         use rayon::prelude::*;
         let dest = &self.opts.dest;
@@ -323,5 +343,32 @@ impl Live {
                 let _ = std::fs::remove_file(dest.join(urls::entry_json(&page.id)));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod sitemap_tests {
+    use super::*;
+
+    #[test]
+    fn sitemap_parts_the_sitemap_no_longer_names_are_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in [
+            "sitemap.xml",
+            "sitemap-1.xml",
+            "sitemap-2.xml",
+            "sitemap-12.xml",
+            "sitemap-.xml",
+            "sitemap-x.xml",
+            "feed.xml",
+        ] {
+            std::fs::write(dir.path().join(f), "x").unwrap();
+        }
+        let keep: HashSet<&str> = ["sitemap.xml", "sitemap-1.xml"].into_iter().collect();
+        let mut stale = stale_sitemap_parts(dir.path(), &keep);
+        stale.sort();
+        assert_eq!(stale, ["sitemap-12.xml", "sitemap-2.xml"]);
+        let alone: HashSet<&str> = ["sitemap.xml"].into_iter().collect();
+        assert_eq!(stale_sitemap_parts(dir.path(), &alone).len(), 3);
     }
 }
