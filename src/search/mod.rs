@@ -10,6 +10,7 @@
 mod clean;
 mod expand;
 pub(crate) mod format;
+mod gather;
 mod layout;
 mod live;
 pub(crate) mod normalise;
@@ -26,6 +27,7 @@ use crate::core::output::OutFile;
 use crate::link::Graph;
 
 pub use format::{build, Art, Doc, Index};
+pub(crate) use gather::{terms as gather_terms, Vocab};
 pub use layout::Layout;
 pub(crate) use live::{Changed, LiveIndex, Shards};
 pub use normalise::{readings, Detected};
@@ -42,22 +44,42 @@ pub(crate) fn output_files(
     offline: bool,
 ) -> crate::core::error::Result<Vec<OutFile>> {
     let mut files = Vec::new();
-    write_files(catalog, graph, cfg, offline, &mut |f| {
+    write_files(catalog, graph, cfg, (offline, None), &mut |f| {
         files.push(f.clone());
         Ok(())
     })?;
     Ok(files)
 }
 
+/// The whole index of the catalog, its documents owned (`format::build`), made from the terms
+/// a lean analysis gathered where it has them (`Vocab`).
+pub(crate) fn index(catalog: &Catalog, graph: &Graph, vocab: Option<Vocab>) -> Index {
+    let Some(vocab) = vocab else {
+        return format::build(catalog, graph);
+    };
+    let (mut idx, docs) = gather::index(catalog, graph, vocab);
+    idx.docs = (docs.into_iter())
+        .map(|Doc(id, message, arts, aliases)| {
+            Doc(id.into(), message.into(), arts, aliases.to_vec())
+        })
+        .collect();
+    idx
+}
+
 /// `output_files`, each file handed to `write` as soon as it is made rather than all held
 /// together (a build's way: they are a large index's size again); how many files there are.
+/// `vocab`: the terms a lean build gathered as it parsed (`Entry::search_terms`), the index
+/// made from them rather than from the entries' texts.
 pub(crate) fn write_files(
     catalog: &Catalog,
     graph: &Graph,
     cfg: &Config,
-    offline: bool,
+    (offline, vocab): (bool, Option<Vocab>),
     write: &mut dyn FnMut(&OutFile) -> crate::core::error::Result<()>,
 ) -> crate::core::error::Result<usize> {
-    let (idx, docs) = format::build_borrowed(catalog, graph);
+    let (idx, docs) = match vocab {
+        Some(vocab) => gather::index(catalog, graph, vocab),
+        None => format::build_borrowed(catalog, graph),
+    };
     shards::write_files(&idx, &docs, cfg.search.weak_score, offline, write)
 }

@@ -26,6 +26,9 @@ pub struct Analysis {
     /// entry's file again to render its page. A lean analysis of a catalog whose entries fit
     /// `WHOLE_ENTRIES_BYTES` keeps them whole instead.
     pub(crate) lean_entries: bool,
+    /// The search terms a lean analysis gathered from the entries it cut
+    /// (`Entry::search_terms`): the search index is made from them.
+    pub(crate) search_vocab: Option<crate::search::Vocab>,
 }
 
 /// A lean analysis keeps the entries whole, and the build renders them without reading their
@@ -95,20 +98,22 @@ pub(crate) fn analyse_then(
     use crate::core::timings::stage;
     let infer = scope.infer;
     let mut diags = Diagnostics::default();
-    let (files, mut catalog, highlights, lean_entries) = if !scope.lean {
+    let (files, mut catalog, highlights, lean_entries, vocab) = if !scope.lean {
         let t = stage("load");
         let files = crate::load::load_all(root, &mut diags)?;
         drop(t);
         let _t = stage("parse");
         let catalog = crate::parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
-        (files, catalog, None, false)
+        (files, catalog, None, false, None)
     } else {
         let _t = stage("load+parse");
         let repeated = super::repeated::Repeated::new(&cfg.build.default_code_lang);
         let paths = crate::load::content_paths(root)?;
         let lean = entry_bytes(root, &paths) > whole_entries_budget();
-        let (files, catalog) = load_and_parse(root, cfg, (&paths, lean), &repeated, &mut diags)?;
-        (files, catalog, Some(repeated.memo()), lean)
+        let vocab = lean.then(crate::search::Vocab::default);
+        let how = (&paths[..], vocab.as_ref());
+        let (files, catalog) = load_and_parse(root, cfg, how, &repeated, &mut diags)?;
+        (files, catalog, Some(repeated.memo()), lean, vocab)
     };
     if !scope.drafts {
         catalog.drop_drafts();
@@ -146,6 +151,13 @@ pub(crate) fn analyse_then(
     if lean_entries {
         // The entries whose parts other pages show keep their whole model.
         super::reread::restore_linked(root, cfg, &mut catalog, &graph)?;
+        // The link stage was the last to read the parts of an entry that stays cut beyond what
+        // the lists and the search index's documents show; its search terms were gathered.
+        for e in &mut catalog.entries {
+            if e.search_terms.is_some() {
+                crate::parse::lean::linked(e);
+            }
+        }
     }
     diags.sort();
     Ok(Analysis {
@@ -156,6 +168,7 @@ pub(crate) fn analyse_then(
         links,
         highlights,
         lean_entries,
+        search_vocab: vocab,
     })
 }
 
@@ -171,14 +184,17 @@ fn entry_bytes(root: &Path, paths: &[(crate::core::model::PageKind, std::path::P
 }
 
 /// Read and parse the content files `paths`, a file at a time per thread, keeping the text of
-/// the articles only (link inference matches them) and, with `lean`, of each entry what a lean
-/// build keeps (`parse::lean`); what the link stage checks of an entry was taken out at parse
-/// time, and the code blocks are counted in `repeated` before they go. Returns the files kept
-/// and the catalog.
+/// the articles only (link inference matches them) and, with a `vocab` (a lean build), of each
+/// entry what a lean build keeps (`parse::lean`), its search terms gathered into `vocab` first;
+/// what the link stage checks of an entry was taken out at parse time, and the code blocks are
+/// counted in `repeated` before they go. Returns the files kept and the catalog.
 fn load_and_parse(
     root: &Path,
     cfg: &Config,
-    (paths, lean): (&[(crate::core::model::PageKind, std::path::PathBuf)], bool),
+    (paths, vocab): (
+        &[(crate::core::model::PageKind, std::path::PathBuf)],
+        Option<&crate::search::Vocab>,
+    ),
     repeated: &super::repeated::Repeated<'_>,
     diags: &mut Diagnostics,
 ) -> Result<(Vec<SourceFile>, Catalog)> {
@@ -199,7 +215,8 @@ fn load_and_parse(
             match &mut parsed {
                 Parsed::Entry(e) => {
                     repeated.count(&e.snippets);
-                    if lean {
+                    if let Some(vocab) = vocab {
+                        e.search_terms = Some(crate::search::gather_terms(e, vocab));
                         crate::parse::lean::entry(e);
                     }
                 }

@@ -89,7 +89,10 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             analysis.files = Vec::new();
         }
         let memo = analysis.highlights.take();
-        let render = render_into(root, cfg, &analysis, &records, opts, &stage, keep, memo);
+        let vocab = analysis.search_vocab.take();
+        let render = render_into(
+            root, cfg, &analysis, &records, opts, &stage, keep, memo, vocab,
+        );
         match (&render, ahead) {
             // Every page is written: its folder is there, so the thread has no more to make.
             (Ok(_), Some(ahead)) => ahead.wait(),
@@ -198,7 +201,8 @@ fn page_dirs(cat: &crate::core::model::Catalog) -> Vec<String> {
 /// `keep`, the search index as `serve` keeps it (made instead of the plain one: the same files).
 /// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`). When the analysis
 /// kept only part of each entry (`Analysis::lean_entries`), each entry's page is rendered from
-/// its file read again (`reread`).
+/// its file read again (`reread`), and the search index is made from the terms gathered at
+/// parse time (`vocab`, `Analysis::search_vocab`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn render_into(
     root: &Path,
@@ -209,6 +213,7 @@ pub(super) fn render_into(
     stage: &crate::write::Staging,
     keep: bool,
     memo: Option<crate::render::highlight::Memo>,
+    vocab: Option<crate::search::Vocab>,
 ) -> Result<(usize, usize, Option<crate::search::LiveIndex>)> {
     let offline = opts.offline;
     let t = crate::core::timings::stage("render");
@@ -240,7 +245,8 @@ pub(super) fn render_into(
             let _t = crate::core::timings::stage("  search");
             if !keep {
                 let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
-                let n = crate::search::write_files(cat, &analysis.graph, cfg, offline, write)?;
+                let how = (offline, vocab);
+                let n = crate::search::write_files(cat, &analysis.graph, cfg, how, write)?;
                 return Ok((n, None));
             }
             let weak = cfg.search.weak_score;

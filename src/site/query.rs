@@ -57,9 +57,10 @@ impl Searcher {
             live: false,
             lean: true,
         };
-        let analysis = super::analyse_with(root, cfg, scope)?;
+        let mut analysis = super::analyse_with(root, cfg, scope)?;
+        let vocab = analysis.search_vocab.take();
         Ok(Searcher {
-            index: crate::search::format::build(&analysis.catalog, &analysis.graph),
+            index: crate::search::index(&analysis.catalog, &analysis.graph, vocab),
             weak_score: cfg.search.weak_score,
             base_url: cfg.site.base_url.clone(),
         })

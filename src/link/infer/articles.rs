@@ -323,9 +323,11 @@ fn seeds(ix: &Index, toks: &[Tok]) -> Seeds {
         if post.len() > MAX_POSTINGS {
             continue;
         }
+        // A word no template has matches none (a hash collision).
+        let ids = key.map(|k| ix.words.id(k));
         for &(t, p) in post {
             let words = &ix.templates[t as usize].words[p as usize..p as usize + 3];
-            if words.iter().zip(key).any(|(w, k)| w != k) {
+            if words.iter().zip(ids).any(|(w, k)| Some(*w) != k) {
                 continue; // hash collision
             }
             hits.entry((t, i as i64 - p as i64))

@@ -10,16 +10,67 @@ use std::collections::{BTreeMap, HashMap};
 /// A trigram shared by more templates than this says nothing about which one is meant.
 pub(super) const MAX_POSTINGS: usize = 64;
 
-/// One message of an entry as matching sees it.
-pub(super) struct Template {
+/// One message of an entry as matching sees it, its words as strings (`templates_of`).
+pub(super) struct Template<W = String> {
     pub(super) entry: usize,
     /// Which of the entry's messages (0: the message, then the aliases): with `entry`, the order
     /// in which equally good passages are given to templates.
     pub(super) nth: usize,
-    pub(super) words: Vec<String>,
+    pub(super) words: Vec<W>,
     /// Words of the first sentence (the headline people quote).
     pub(super) headline: usize,
     pub(super) alias: bool,
+}
+
+/// A template as the index keeps it: its words by number (`Words`). A catalog's messages use
+/// few distinct words, and a string per word of every message was most of the index's memory.
+pub(super) type Kept = Template<u32>;
+
+/// Each distinct word of the templates, numbered.
+#[derive(Default)]
+pub(super) struct Words {
+    ids: HashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+}
+
+impl Words {
+    /// The number of `w`, if a template has it.
+    pub(super) fn id(&self, w: &str) -> Option<u32> {
+        self.ids.get(w).copied()
+    }
+
+    /// The word numbered `id`.
+    fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+
+    /// The number of `w`, given one if it has none yet.
+    fn add(&mut self, w: String) -> u32 {
+        if let Some(&id) = self.ids.get(w.as_str()) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        let w: Box<str> = w.into();
+        self.names.push(w.clone());
+        self.ids.insert(w, id);
+        id
+    }
+
+    /// `t` with its words numbered.
+    fn keep(&mut self, t: Template) -> Kept {
+        Template {
+            entry: t.entry,
+            nth: t.nth,
+            words: t.words.into_iter().map(|w| self.add(w)).collect(),
+            headline: t.headline,
+            alias: t.alias,
+        }
+    }
+
+    /// The words of a kept template as strings.
+    fn text(&self, words: &[u32]) -> Vec<String> {
+        words.iter().map(|&w| self.name(w).to_string()).collect()
+    }
 }
 
 /// The entries that have one error code, by exception type: entries an article names by
@@ -56,21 +107,29 @@ impl Coded {
 
 /// The catalog's message templates and codes, indexed once.
 pub(crate) struct Index {
-    pub(super) templates: Vec<Template>,
+    pub(super) templates: Vec<Kept>,
+    pub(super) words: Words,
     pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
     pub(super) codes: HashMap<String, Coded>,
 }
 
 impl Index {
     pub(crate) fn new(catalog: &Catalog) -> Index {
-        let templates: Vec<Template> = (catalog.entries.iter().enumerate())
-            .flat_map(|(i, e)| templates_of(i, e))
-            .collect();
+        let mut words = Words::default();
+        let mut templates: Vec<Kept> = Vec::new();
         let mut grams: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
-        for (t, tpl) in templates.iter().enumerate() {
-            for (p, g) in grams_of(&tpl.words).enumerate() {
-                grams.entry(g).or_default().push((t as u32, p as u32));
+        for (i, e) in catalog.entries.iter().enumerate() {
+            for tpl in templates_of(i, e) {
+                let t = templates.len() as u32;
+                for (p, g) in grams_of(&tpl.words).enumerate() {
+                    grams.entry(g).or_default().push((t, p as u32));
+                }
+                templates.push(words.keep(tpl));
             }
+        }
+        // Most trigrams are of one template: a list grown for more held four times its postings.
+        for post in grams.values_mut() {
+            post.shrink_to_fit();
         }
         let mut codes: HashMap<String, Coded> = HashMap::new();
         for (i, e) in catalog.entries.iter().enumerate() {
@@ -80,6 +139,7 @@ impl Index {
         }
         Index {
             templates,
+            words,
             grams,
             codes,
         }
@@ -104,7 +164,7 @@ impl Index {
                 continue;
             }
             let words = std::mem::take(&mut self.templates[t].words);
-            for g in grams_of(&words) {
+            for g in grams_of(&self.words.text(&words)) {
                 if let Some(post) = self.grams.get_mut(&g) {
                     post.retain(|&(x, _)| x as usize != t);
                     if post.is_empty() {
@@ -118,7 +178,8 @@ impl Index {
             for (p, g) in grams_of(&tpl.words).enumerate() {
                 self.grams.entry(g).or_default().push((t, p as u32));
             }
-            self.templates.push(tpl);
+            let kept = self.words.keep(tpl);
+            self.templates.push(kept);
         }
         if let Some(c) = code_of(old) {
             if let Some(coded) = self.codes.get_mut(c) {
@@ -136,7 +197,7 @@ impl Index {
 
 /// Where a template stands among equally good matches: by entry, then message before aliases
 /// (the order `Index::new` makes them in).
-pub(super) fn order(t: &Template) -> (usize, usize) {
+pub(super) fn order(t: &Kept) -> (usize, usize) {
     (t.entry, t.nth)
 }
 

@@ -33,8 +33,10 @@ impl Kept {
             cands: HashMap::new(),
             f,
         };
-        for (a, b) in k.f.pairs() {
-            k.score(catalog, a, b);
+        for a in 0..catalog.entries.len() {
+            for b in k.f.partners(catalog, a) {
+                k.score(catalog, a, b);
+            }
         }
         k
     }

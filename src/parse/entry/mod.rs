@@ -178,6 +178,7 @@ pub(crate) fn parse(
         draft: front.draft,
         snippets: Vec::new(),
         content_links: Vec::new(),
+        search_terms: None,
     };
     sections::read(&mut cx, it, &mut entry, &title_at);
     // Blocks outside every section's items (e.g. code between workarounds) were placed above;
