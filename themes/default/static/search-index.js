@@ -100,8 +100,13 @@
     return v;
   }
 
+  // Where tier k of a long term's slot p is: its file, and its place in that file's list.
+  var FIRST_FILE = 3;
+  function tierFile(p, k) { return "p/" + p.p + "-" + (k < FIRST_FILE ? 0 : k - FIRST_FILE + 1); }
+  function tierAt(k) { return k < FIRST_FILE ? k : 0; }
+
   // A view of the shards under search/: m is the manifest (search/m), fetchShard(name) a promise
-  // of the shard of that name (t/..., d/K, a/K, l/LEN).
+  // of the shard of that name (t/..., p/..., d/K, a/K, l/LEN).
   function sharded(m, fetchShard) {
     var runs = m.t, shards = {}, loading = {}, missing = {};
     var lens = {};
@@ -137,9 +142,11 @@
       post: function (i) { var p = slot(i); return Array.isArray(p) ? p : []; },
       dfAt: function (i) { var p = slot(i); return p === undefined ? 0 : Array.isArray(p) ? p.length / 2 : p.df; },
       tiered: function (i) { var p = slot(i); return p !== undefined && !Array.isArray(p) ? p : null; },
-      // Tier k of a long term's slot p; `has` only looks, noting nothing missing.
-      tier: function (p, k) { return get("p/" + p.p + "-" + k); },
-      hasTier: function (p, k) { return shards["p/" + p.p + "-" + k] !== undefined; },
+      // Tier k of a long term's slot p; `has` only looks, noting nothing missing. A term's
+      // files of tiers (src/search/tiers.rs): the first FIRST_FILE tiers in file 0, then one a
+      // file.
+      tier: function (p, k) { var f = get(tierFile(p, k)); return f ? f[tierAt(k)] : undefined; },
+      hasTier: function (p, k) { return shards[tierFile(p, k)] !== undefined; },
       doc: function (d) { var s = get("d/" + Math.floor(d / m.docs)); return s ? s[d % m.docs] : null; },
       art: function (a) { var s = get("a/" + Math.floor(a / m.arts)); return s ? s[a % m.arts] : null; },
       df: function (t) {
