@@ -2,8 +2,8 @@
 // search-rank.js (window.errbookRank, loaded before this script). The index is in shards
 // (src/search/shards.rs): the manifest search/m on first use, then what each query needs.
 // Hosted sites fetch search/NAME.json; offline bundles (file://) add a <script> for
-// search/NAME.js, which hands its data to window.errbookShard, so nothing needs fetch, modules
-// or a server.
+// search/NAME.js, which hands its JSON (in a string) to window.errbookShard, so nothing needs
+// fetch, modules or a server.
 (function () {
   "use strict";
 
@@ -81,7 +81,7 @@
   }
 
   // Ahead of a first query, as Pagefind does on init: the manifest, and a few queries over a
-  // small made-up index in shards (warm.js below), which run the ranking's code on the paths a
+  // small made-up index in shards (warmIndex below), which run the ranking's code on the paths a
   // real paste takes (runs of terms, common terms' tiers, the rerank) until the engine has
   // compiled them: a first query otherwise runs them cold, several times slower. Once the page
   // is idle, or as soon as the reader reaches for a search box; one warm-up query per turn of
@@ -99,6 +99,7 @@
   // ranking's buffers are the ones the first query uses), a few thousand of them with terms.
   var WARM_TERMS = ["alloc", "assert", "cuda", "devic", "error", "memory", "nccl", "out", "trigger", "unhandl"];
   var WARM_LONG = { cuda: 1, error: 1, memory: 1, out: 1 };
+  var WARM_DFS = [900, 3000, 3000, 2500, 400, 300, 2000, 900, 3000, 3000, 2500, 400];
   function warmIndex(n) {
     n = Math.max(n || 0, 4096);
     var seed = 7, files = {}, runs = [[], []], T = WARM_TERMS.length;
@@ -146,7 +147,8 @@
         if (!files[name] && name.indexOf("d/") === 0) {
           var k = +name.slice(2), docs = [];
           for (var d = k * 128; d < Math.min(n, k * 128 + 128); d++) {
-            docs.push(["W" + d, msgs[d % msgs.length], [], d % 3 ? [] : [msgs[(d + 1) % msgs.length]], [900, 3000, 3000, 2500, 400, 300, 2000, 900, 3000, 3000, 2500, 400]]);
+            var aliases = d % 3 ? [] : [msgs[(d + 1) % msgs.length]];
+            docs.push(["W" + d, msgs[d % msgs.length], [], aliases, WARM_DFS]);
           }
           files[name] = docs;
         }
@@ -324,6 +326,12 @@
   function init() {
     initBox();
     initPage();
+    // The manifest at once, so that a reader who pastes as soon as the page is up does not
+    // wait for it (every page fetches it when idle anyway): hosted now, offline at the load
+    // event (a script added before it would hold it back).
+    if (!offline) load().catch(function () {});
+    else if (document.readyState === "complete") load().catch(function () {});
+    else window.addEventListener("load", function () { load().catch(function () {}); });
     whenIdle(function () { preload().catch(function () {}); });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
