@@ -96,10 +96,10 @@ pub(crate) fn file(name: &str, f: usize) -> String {
 /// a file. Each file's tiers are listed by index into `cut`.
 fn grouped(count: usize) -> Vec<std::ops::Range<usize>> {
     let first = FIRST_FILE.min(count);
-    let mut out = vec![0..first];
-    out.extend((first..count).map(|k| k..k + 1));
-    out.retain(|r| !r.is_empty());
-    out
+    std::iter::once(0..first)
+        .chain((first..count).map(|k| k..k + 1))
+        .filter(|r| !r.is_empty())
+        .collect()
 }
 
 /// The names of the long terms' tiers, in the terms' order: a hash of the term, with a suffix

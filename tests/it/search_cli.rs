@@ -182,9 +182,20 @@ fn build_writes_the_index_hosted_and_offline() {
             .all(|f| f == "index.html" || f.ends_with(".json")),
         "{hosted_files:?}"
     );
-    // Offline: the same shards as scripts that hand their JSON, in a string, to errbookShard.
+    offline_shards_hold_the_hosted_json(&hosted, &offline, hosted_files.len());
+    let page = std::fs::read_to_string(offline.join("search/index.html")).unwrap();
+    assert!(page.contains("data-offline=\"true\""));
+}
+
+/// Offline: the same shards as the hosted build's, as scripts that hand their JSON, in a
+/// string, to errbookShard.
+fn offline_shards_hold_the_hosted_json(
+    hosted: &std::path::Path,
+    offline: &std::path::Path,
+    hosted_count: usize,
+) {
     let offline_files = crate::common::files(&offline.join("search"));
-    assert_eq!(offline_files.len(), hosted_files.len());
+    assert_eq!(offline_files.len(), hosted_count);
     for f in &offline_files {
         if f == "index.html" {
             continue;
@@ -204,8 +215,6 @@ fn build_writes_the_index_hosted_and_offline() {
             .unwrap_or_else(|| panic!("{f}: {js:.60}"));
         assert_eq!(unquote(inside), json, "{f}");
     }
-    let page = std::fs::read_to_string(offline.join("search/index.html")).unwrap();
-    assert!(page.contains("data-offline=\"true\""));
 }
 
 /// The inside of a single-quoted JavaScript string literal as the engine reads it (the escapes
