@@ -160,10 +160,12 @@
   function preload() {
     if (!warmed) {
       warmed = load().then(function (ix) {
+        // One made-up index for every step (each a fresh view of it): less for the collector
+        // to sweep, maybe in the middle of the first query.
+        var w = warmIndex(ix.n);
         return new Promise(function (resolve) {
           (function step(k) {
             if (asked || k >= WARM_QUERIES.length * 2) return resolve(ix);
-            var w = warmIndex(ix.n);
             R.query(R.sharded(w.manifest, w.fetch), WARM_QUERIES[k % WARM_QUERIES.length], 8, state.weak)
               .then(function () { setTimeout(function () { step(k + 1); }, 0); },
                 function () { resolve(ix); });
