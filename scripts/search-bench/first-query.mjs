@@ -17,6 +17,8 @@
 // is reached for; the time it was ready, from navigation, is printed), a reader who pastes a
 // moment after the page is up; `--after load,preload` runs both, alternately. Bytes and files
 // count every search/ file the page fetched from its navigation on, preloaded ones included.
+// Each query's time is also split into computing (the runs of search(), summed) and waiting
+// for files (each round's, summed), where the page notes them.
 // Queries:
 // N pasted messages of entries drawn from the catalog (seeded), and N typed ones (the first
 // words of a message, the last cut short: a prefix to complete).
@@ -104,7 +106,10 @@ async function first(url, fileOf, q, after) {
     S.search(S.state.idx, text, 8);
     const rank = performance.now() - t1;
     const ids = a.hits.map((h) => { const d = S.state.idx.doc(h.doc); return [d ? d[0] : h.doc, h.score]; });
-    return { ms, rank, ready, rounds: a.rounds, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
+    // Where the time went (search-rank.js's query() notes it; an older build does not).
+    const sum = (xs) => (xs || []).reduce((n, x) => n + x, 0);
+    const compute = a.timing ? sum(a.timing.compute) : null, wait = a.timing ? sum(a.timing.wait) : null;
+    return { ms, rank, ready, compute, wait, steps: a.timing || null, rounds: a.rounds, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
   }, [q.text, after]);
   await ctx.close();
   return { ...out, files: files.length, bytes: files.reduce((n, f) => n + gz(f), 0) };
@@ -128,7 +133,7 @@ server.close();
 const q = (xs, p) => { const v = [...xs].sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(p * v.length))]; };
 const kb = (b) => (b / 1e6).toFixed(3) + " MB";
 console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new browser context (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
-console.log("mode     kind    after    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max  ready at ms median");
+console.log("mode     kind    after    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max  ready at ms median  computing / waiting ms median");
 const rows = [];
 for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
   for (const after of AFTER) for (const kind of ["pasted", "typed"]) {
@@ -140,11 +145,14 @@ for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
       rounds_median: q(r.map((x) => x.rounds), 0.5), rounds_max: Math.max(...r.map((x) => x.rounds)),
       ms_median: q(r.map((x) => x.ms), 0.5), ms_p90: q(r.map((x) => x.ms), 0.9), ms_max: Math.max(...r.map((x) => x.ms)),
       rank_median: q(r.map((x) => x.rank), 0.5), rank_max: Math.max(...r.map((x) => x.rank)),
+      compute_median: r.some((x) => x.compute === null) ? null : q(r.map((x) => x.compute), 0.5),
+      wait_median: r.some((x) => x.wait === null) ? null : q(r.map((x) => x.wait), 0.5),
     };
     rows.push(row);
     console.log(`${mode.padEnd(8)} ${kind.padEnd(7)} ${after.padEnd(8)} ${kb(row.bytes_median)} / ${kb(row.bytes_max)}`.padEnd(58) +
       `${row.files_median} / ${row.files_max}`.padEnd(21) + `${row.rounds_median} / ${row.rounds_max}`.padEnd(21) + `${row.ms_median.toFixed(1)} / ${row.ms_p90.toFixed(1)} / ${row.ms_max.toFixed(1)}`.padEnd(29) +
-      `${row.rank_median.toFixed(1)} / ${row.rank_max.toFixed(1)}`.padEnd(31) + `${row.ready_median.toFixed(0)}`);
+      `${row.rank_median.toFixed(1)} / ${row.rank_max.toFixed(1)}`.padEnd(31) + `${row.ready_median.toFixed(0)}`.padEnd(20) +
+      (row.compute_median === null ? "-" : `${row.compute_median.toFixed(1)} / ${row.wait_median.toFixed(1)}`));
   }
 }
 if (OFFLINE) {

@@ -2,8 +2,8 @@
 //! them, so that a first query costs a few of them and not the whole index. search-rank.js
 //! (`sharded`) reads them and ranks exactly as over the whole index.
 //!
-//! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its data to
-//! `window.errbookShard(name, data)`, for pages opened from file:// cannot fetch):
+//! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its JSON, in
+//! a string, to `window.errbookShard(name, json)`, for pages opened from file:// cannot fetch):
 //! - `m`: the manifest, `{"v":4,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
 //!   "t":[[name, first term, number of its first term]...],"lens":[term lengths...]}`;
 //! - `t/NAME`: a run of consecutive terms (sorted) and their postings, `[[terms], [postings]]`
@@ -12,7 +12,8 @@
 //!   where a term's hash says (once a run holds enough), so a term added or removed changes
 //!   its own run and the manifest, not every run after it; a run is named by a hash of its
 //!   first term;
-//! - `p/NAME-K`: tier `K` of a long term's postings (`tiers`);
+//! - `p/NAME-F`: a long term's tiers of postings, its first three in file 0, then one a file
+//!   (`tiers`);
 //! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
 //!   [df...]]`, the last being the document frequency of each distinct term of its message
 //!   and then of each alias (the rerank's weights, which would otherwise need those terms'
@@ -269,15 +270,32 @@ pub(crate) fn site_path(name: &str, offline: bool) -> String {
     format!("search/{name}.{ext}")
 }
 
-/// One shard as a file of the site (offline, a script that hands its data on).
+/// One shard as a file of the site (offline, a script that hands its data on: its JSON in a
+/// string, `errbookShard("NAME",'JSON');`, which the page reads with `JSON.parse`, faster than
+/// the engine compiles the same data as a literal).
 pub(super) fn out_file(name: &str, body: Vec<u8>, offline: bool) -> OutFile {
     if offline {
-        let mut js = format!("{OFFLINE_CALL}(\"{name}\",").into_bytes();
-        js.extend_from_slice(&body);
-        js.extend_from_slice(b");\n");
-        OutFile::new(site_path(name, true), js)
+        let mut js = format!("{OFFLINE_CALL}(\"{name}\",'");
+        js_string(&String::from_utf8_lossy(&body), &mut js);
+        js.push_str("');\n");
+        OutFile::new(site_path(name, true), js.into_bytes())
     } else {
         OutFile::new(site_path(name, false), body)
+    }
+}
+
+/// `text` as the inside of a single-quoted JavaScript string literal.
+pub(crate) fn js_string(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
     }
 }
 
@@ -341,5 +359,15 @@ mod tests {
         };
         let (a, b) = (firsts(&terms), firsts(&more));
         assert!(a.symmetric_difference(&b).count() <= 4, "{a:?} vs {b:?}");
+    }
+
+    #[test]
+    fn offline_shards_hold_their_json_in_a_string() {
+        // JSON with a quote, a backslash and a line separator inside a string.
+        let json = "[[\"a\",\"it's \\\\ \u{2028}\"]]";
+        let f = out_file("d/0", json.as_bytes().to_vec(), true);
+        assert_eq!(f.path, "search/d/0.js");
+        let expected = "errbookShard(\"d/0\",'[[\"a\",\"it\\'s \\\\\\\\ \\u2028\"]]');\n";
+        assert_eq!(String::from_utf8_lossy(&f.bytes), expected);
     }
 }

@@ -4,11 +4,14 @@
 //! one that can has no term in doubt).
 //!
 //! A long term's slot in its run of terms is `{"p": NAME, "df": documents, "max": [the highest
-//! impact of each tier...]}` in place of its postings; tier `k` is the file `p/NAME-K`, its
-//! postings in document order as a run has them (`[doc delta, impact, ...]`). Tier `k` holds
-//! `Layout::tier << k` postings (at most `Layout::tier << TIER_DOUBLINGS`), taken in order of
-//! impact (highest first; between equal impacts, lower document numbers first), so a document
-//! missing from tiers `0..k` has at most tier `k`'s highest impact for that term.
+//! impact of each tier...]}` in place of its postings. Tier `k` holds `Layout::tier << k`
+//! postings (at most `Layout::tier << TIER_DOUBLINGS`), taken in order of impact (highest
+//! first; between equal impacts, lower document numbers first), so a document missing from
+//! tiers `0..k` has at most tier `k`'s highest impact for that term; each tier's postings are
+//! in document order as a run has them (`[doc delta, impact, ...]`). The files `p/NAME-F` each
+//! hold a list of tiers: file 0 the first `FIRST_FILE` of them (a first query reads them
+//! together: one request, not three), file `F` after it tier `FIRST_FILE - 1 + F`
+//! (search-index.js's `sharded` finds a tier's file the same way).
 
 use crate::search::layout::{json, run_name, Layout};
 use serde::Serialize;
@@ -16,6 +19,10 @@ use std::collections::HashSet;
 
 /// Tiers double in size this many times, then keep that size.
 const TIER_DOUBLINGS: u32 = 6;
+
+/// How many tiers the first file of a long term holds: what a first query that reads a common
+/// term reads of it (search-index.js fetches at least three tiers at once).
+pub(crate) const FIRST_FILE: usize = 3;
 
 /// What a long term's slot weighs when runs of terms are cut (`shards::cut_runs`): about its
 /// JSON, whatever the length of its postings.
@@ -80,9 +87,19 @@ pub(crate) fn decode(post: &[u32]) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The file of a long term's tier `k`, under `search/`.
-pub(crate) fn file(name: &str, k: usize) -> String {
-    format!("p/{name}-{k}")
+/// A long term's `f`-th file of tiers, under `search/`.
+pub(crate) fn file(name: &str, f: usize) -> String {
+    format!("p/{name}-{f}")
+}
+
+/// The tiers (as `tiers` cuts them) in their files: the first `FIRST_FILE` together, then one
+/// a file. Each file's tiers are listed by index into `cut`.
+fn grouped(count: usize) -> Vec<std::ops::Range<usize>> {
+    let first = FIRST_FILE.min(count);
+    std::iter::once(0..first)
+        .chain((first..count).map(|k| k..k + 1))
+        .filter(|r| !r.is_empty())
+        .collect()
 }
 
 /// The names of the long terms' tiers, in the terms' order: a hash of the term, with a suffix
@@ -92,7 +109,8 @@ pub(crate) fn names<'a>(long_terms: impl Iterator<Item = &'a str>) -> Vec<String
     long_terms.map(|t| run_name(t, &mut seen)).collect()
 }
 
-/// A long term's slot and its tier files (name under `search/`, JSON).
+/// A long term's slot and its files of tiers (name under `search/`, JSON), in order: the
+/// `f`-th is `file(name, f)`.
 pub(crate) fn ship(
     name: &str,
     list: &[(u32, u32)],
@@ -100,10 +118,13 @@ pub(crate) fn ship(
 ) -> (Slot, Vec<(String, Vec<u8>)>) {
     let cut = tiers(list, lay);
     let max = cut.iter().map(|t| t.0).collect();
-    let files = cut
-        .iter()
+    let files = grouped(cut.len())
+        .into_iter()
         .enumerate()
-        .map(|(k, (_, post))| (file(name, k), json(post)))
+        .map(|(f, range)| {
+            let tiers: Vec<&Vec<u32>> = cut[range].iter().map(|t| &t.1).collect();
+            (file(name, f), json(&tiers))
+        })
         .collect();
     let slot = Slot::Tiers {
         p: name.to_string(),
@@ -138,5 +159,27 @@ mod tests {
         }
         all.sort_unstable();
         assert_eq!(all, list);
+    }
+
+    #[test]
+    fn the_first_tiers_share_a_file_the_rest_have_one_each() {
+        let list: Vec<(u32, u32)> = (0..100u32).map(|d| (d, 1 + d % 50)).collect();
+        let lay = Layout {
+            tier: 4,
+            ..Layout::default()
+        };
+        let (_, files) = ship("x", &list, &lay);
+        let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(names, vec!["p/x-0", "p/x-1", "p/x-2"]);
+        let lens: Vec<Vec<usize>> = files
+            .iter()
+            .map(|f| {
+                let tiers: Vec<Vec<u32>> = serde_json::from_slice(&f.1).unwrap_or_default();
+                tiers.iter().map(|t| t.len() / 2).collect()
+            })
+            .collect();
+        assert_eq!(lens, vec![vec![4, 8, 16], vec![32], vec![40]]);
+        assert_eq!(grouped(2), vec![0..2]);
+        assert_eq!(grouped(0), Vec::<std::ops::Range<usize>>::new());
     }
 }

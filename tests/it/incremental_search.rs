@@ -50,9 +50,10 @@ fn indexed_terms(out: &Path, ext: &str) -> Vec<String> {
     for f in files(out) {
         if f.starts_with("search/l/") && f.ends_with(ext) {
             let text = std::fs::read_to_string(out.join(&f)).unwrap();
+            // Offline, `errbookShard("l/N",'[...]');` (terms hold no quote or backslash).
             let json = text
                 .trim_start_matches(|c| c != '[')
-                .trim_end_matches([')', ';', '\n']);
+                .trim_end_matches([')', ';', '\n', '\'']);
             let terms: Vec<String> = serde_json::from_str(json).unwrap();
             all.extend(terms);
         }

@@ -1,7 +1,8 @@
 // errbook search's index lookups: a query term to the index terms it stands for (`expand`, as
 // src/search/expand.rs, with `osa` and `idf`), and the views the ranking reads the index through
 // (`view`: a whole index; `sharded`: the site's shards, src/search/shards.rs), and the first
-// pass where common terms' postings are in impact tiers (`tieredTop`). A classic script
+// pass where common terms' postings are in impact tiers (`tieredTop`), and a query over shards
+// in rounds of fetches (`rounds`). A classic script
 // (offline bundles work from file://) that sets window.errbookIndexView, loaded before
 // search-rank.js; in node, module.exports.
 (function () {
@@ -99,8 +100,13 @@
     return v;
   }
 
+  // Where tier k of a long term's slot p is: its file, and its place in that file's list.
+  var FIRST_FILE = 3;
+  function tierFile(p, k) { return "p/" + p.p + "-" + (k < FIRST_FILE ? 0 : k - FIRST_FILE + 1); }
+  function tierAt(k) { return k < FIRST_FILE ? k : 0; }
+
   // A view of the shards under search/: m is the manifest (search/m), fetchShard(name) a promise
-  // of the shard of that name (t/..., d/K, a/K, l/LEN).
+  // of the shard of that name (t/..., p/..., d/K, a/K, l/LEN).
   function sharded(m, fetchShard) {
     var runs = m.t, shards = {}, loading = {}, missing = {};
     var lens = {};
@@ -136,9 +142,11 @@
       post: function (i) { var p = slot(i); return Array.isArray(p) ? p : []; },
       dfAt: function (i) { var p = slot(i); return p === undefined ? 0 : Array.isArray(p) ? p.length / 2 : p.df; },
       tiered: function (i) { var p = slot(i); return p !== undefined && !Array.isArray(p) ? p : null; },
-      // Tier k of a long term's slot p; `has` only looks, noting nothing missing.
-      tier: function (p, k) { return get("p/" + p.p + "-" + k); },
-      hasTier: function (p, k) { return shards["p/" + p.p + "-" + k] !== undefined; },
+      // Tier k of a long term's slot p; `has` only looks, noting nothing missing. A term's
+      // files of tiers (src/search/tiers.rs): the first FIRST_FILE tiers in file 0, then one a
+      // file.
+      tier: function (p, k) { var f = get(tierFile(p, k)); return f ? f[tierAt(k)] : undefined; },
+      hasTier: function (p, k) { return shards[tierFile(p, k)] !== undefined; },
       doc: function (d) { var s = get("d/" + Math.floor(d / m.docs)); return s ? s[d % m.docs] : null; },
       art: function (a) { var s = get("a/" + Math.floor(a / m.arts)); return s ? s[a % m.arts] : null; },
       df: function (t) {
@@ -159,6 +167,27 @@
       }
     };
     return v;
+  }
+
+  // ---- a query over a sharded view -----------------------------------------------------------
+  // search(ix, text, limit, weak) (search-rank.js) until it misses nothing, fetching what each
+  // run missed (answer.rounds: how many rounds of fetches it took). answer.timing: the
+  // milliseconds each run of search() took (compute) and each round's wait for its files
+  // (wait), which scripts/search-bench/first-query.mjs reports.
+  var MAX_ROUNDS = 256;
+  var now = typeof performance !== "undefined" ? function () { return performance.now(); } : Date.now;
+  function rounds(search, ix, text, limit, weak) {
+    var timing = { compute: [], wait: [] };
+    return new Promise(function (resolve, reject) {
+      (function round(k) {
+        var t0 = now(), ans = search(ix, text, limit, weak), names = ix.missing ? ix.missing() : [];
+        var t1 = now();
+        timing.compute.push(t1 - t0);
+        if (!names.length) { ans.rounds = k; ans.timing = timing; return resolve(ans); }
+        if (k >= MAX_ROUNDS) return reject(new Error("search index: shards still missing"));
+        Promise.all(names.map(ix.load)).then(function () { timing.wait.push(now() - t1); round(k + 1); }, reject);
+      })(0);
+    });
   }
 
   // ---- the first pass where long terms are in impact tiers (src/search/tiers.rs) -----------
@@ -299,8 +328,8 @@
   // [doc, score] a before b: by score, then by document, a full sort's order.
   function before(a, b) { return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]); }
 
-  var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded, tieredTop: tieredTop,
-              before: before };
+  var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded, rounds: rounds,
+              tieredTop: tieredTop, before: before };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookIndexView = api;
 })();

@@ -329,18 +329,8 @@
   var MAX_QUERY_TERMS = 48, TYPED_TERMS = 4;
   var idf = X.idf, osa = X.osa, expand = X.expand, view = X.view, sharded = X.sharded, before = X.before;
 
-  // search() over a sharded view, fetching what each run missed until none is (answer.rounds).
-  var MAX_ROUNDS = 256;
-  function query(ix, text, limit, weak) {
-    return new Promise(function (resolve, reject) {
-      (function round(k) {
-        var ans = search(ix, text, limit, weak), names = ix.missing ? ix.missing() : [];
-        if (!names.length) { ans.rounds = k; return resolve(ans); }
-        if (k >= MAX_ROUNDS) return reject(new Error("search index: shards still missing"));
-        Promise.all(names.map(ix.load)).then(function () { round(k + 1); }, reject);
-      })(0);
-    });
-  }
+  // search() over a sharded view, fetching what each run missed until none is: search-index.js.
+  function query(ix, text, limit, weak) { return X.rounds(search, ix, text, limit, weak); }
 
   // The articles of the hits' entries, fetched where sharded.
   function articles(ix, hits) {

@@ -2,8 +2,8 @@
 // search-rank.js (window.errbookRank, loaded before this script). The index is in shards
 // (src/search/shards.rs): the manifest search/m on first use, then what each query needs.
 // Hosted sites fetch search/NAME.json; offline bundles (file://) add a <script> for
-// search/NAME.js, which hands its data to window.errbookShard, so nothing needs fetch, modules
-// or a server.
+// search/NAME.js, which hands its JSON (in a string) to window.errbookShard, so nothing needs
+// fetch, modules or a server.
 (function () {
   "use strict";
 
@@ -19,6 +19,7 @@
     state: state,
     search: function (idx, text, limit, weak) { return R.search(idx, text, limit, typeof weak === "number" ? weak : state.weak); },
     query: function (text, limit) {
+      asked = true;
       return load().then(function (ix) { return R.query(ix, text, limit, state.weak); });
     },
     // What the page does when idle (below), or joins it: the benchmark waits on it.
@@ -27,11 +28,17 @@
   var tokens = R.tokens;
   window.errbookSearch = api;
 
-  // One shard's data: fetched, or offline from its script.
+  // One shard's data: fetched, or offline from its script, which hands it its JSON in a string
+  // (JSON.parse reads it faster than the engine compiles a literal of the same data).
   var waiting = {};
-  window.errbookShard = function (name, data) {
+  window.errbookShard = function (name, json) {
     var w = waiting[name];
-    if (w) { delete waiting[name]; w(data); }
+    if (!w) return;
+    var data;
+    // (Not JSON: the script's onload below says it is not a shard.)
+    try { data = typeof json === "string" ? JSON.parse(json) : json; } catch (e) { return; }
+    delete waiting[name];
+    w(data);
   };
   function fetchShard(name) {
     if (!offline) {
@@ -73,26 +80,97 @@
     return state.loading;
   }
 
-  // Ahead of a first query, as Pagefind does on init: the manifest, and one query over a tiny
-  // index of its own, which compiles the ranking's code and patterns (tens of milliseconds a
-  // first query otherwise spends). Once the page is idle, or as soon as the reader reaches for
-  // a search box; a query joins what is under way and never fetches anything twice.
-  var WARM = {
-    terms: ["cuda", "devic", "memory", "out"],
-    post: [[0, 90, 1, 40], [0, 60], [0, 80, 1, 70], [0, 50, 1, 30]],
-    docs: [["W1", "CUDA error: out of memory on device 0", [], ["CUDA out of memory"]],
-           ["W2", "out of memory", [], []]],
-    arts: []
-  };
-  var warmed = null;
+  // Ahead of a first query, as Pagefind does on init: the manifest, and a few queries over a
+  // small made-up index in shards (warmIndex below), which run the ranking's code on the paths a
+  // real paste takes (runs of terms, common terms' tiers, the rerank) until the engine has
+  // compiled them: a first query otherwise runs them cold, several times slower. Once the page
+  // is idle, or as soon as the reader reaches for a search box; one warm-up query per turn of
+  // the event loop, and none once a real query has begun (it would only delay it). A query
+  // joins what is under way and never fetches anything twice.
+  var WARM_QUERIES = [
+    "Traceback (most recent call last):\n  File \"x.py\", line 1\n" +
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    "RuntimeError: CUDA error: device-side assert triggered on device 0",
+    "cuda out of mem",
+    "NCCL error: unhandled cuda error, memory allocation failed"
+  ];
+  // The made-up index: the site's shape (src/search/shards.rs: two runs of terms, common
+  // terms in impact tiers, entries 128 a shard) over as many entries as the site has (so the
+  // ranking's buffers are the ones the first query uses), a few thousand of them with terms.
+  var WARM_TERMS = ["alloc", "assert", "cuda", "devic", "error", "memory", "nccl", "out", "trigger", "unhandl"];
+  var WARM_LONG = { cuda: 1, error: 1, memory: 1, out: 1 };
+  var WARM_DFS = [900, 3000, 3000, 2500, 400, 300, 2000, 900, 3000, 3000, 2500, 400];
+  function warmIndex(n) {
+    n = Math.max(n || 0, 4096);
+    var seed = 7, files = {}, runs = [[], []], T = WARM_TERMS.length;
+    var rand = function () { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed / 4294967296; };
+    var enc = function (list) {
+      var out = [], last = 0;
+      list.sort(function (a, b) { return a[0] - b[0]; }).forEach(function (x) { out.push(x[0] - last, x[1]); last = x[0]; });
+      return out;
+    };
+    WARM_TERMS.forEach(function (t, i) {
+      var list = [], seen = {}, count = WARM_LONG[t] ? 3000 : 300;
+      for (var k = 0; k < count; k++) {
+        var d = Math.floor(rand() * 4096) * Math.floor(n / 4096);
+        if (!seen[d]) { seen[d] = 1; list.push([d, 1 + Math.floor(rand() * 99)]); }
+      }
+      var slot;
+      if (WARM_LONG[t]) {
+        list.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+        var max = [], at = 0;
+        for (var h = 0; at < list.length; h++) {
+          var tier = list.slice(at, at + (64 << h));
+          max.push(tier[0][1]);
+          // The first three tiers in one file, then one a file (src/search/tiers.rs).
+          var f = "p/w" + i + "-" + (h < 3 ? 0 : h - 2);
+          (files[f] || (files[f] = [])).push(enc(tier));
+          at += tier.length;
+        }
+        slot = { p: "w" + i, df: list.length, max: max };
+      } else slot = enc(list);
+      runs[i < T / 2 ? 0 : 1].push(slot);
+    });
+    files["t/w0"] = [WARM_TERMS.slice(0, T / 2), runs[0]];
+    files["t/w1"] = [WARM_TERMS.slice(T / 2), runs[1]];
+    var lens = {};
+    WARM_TERMS.forEach(function (t) { (lens[t.length] || (lens[t.length] = [])).push(t); });
+    Object.keys(lens).forEach(function (l) { files["l/" + l] = lens[l]; });
+    var msgs = ["CUDA error: out of memory", "CUDA error: device-side assert triggered",
+      "NCCL error: unhandled cuda error", "CUDA out of memory. Tried to allocate <size>"];
+    var manifest = { v: 4, n: n, weak: state.weak, count: T, docs: 128, arts: 64, nArts: 0,
+      t: [["w0", WARM_TERMS[0], 0], ["w1", WARM_TERMS[T / 2], T / 2]],
+      lens: Object.keys(lens).map(Number) };
+    return {
+      manifest: manifest,
+      fetch: function (name) {
+        if (!files[name] && name.indexOf("d/") === 0) {
+          var k = +name.slice(2), docs = [];
+          for (var d = k * 128; d < Math.min(n, k * 128 + 128); d++) {
+            var aliases = d % 3 ? [] : [msgs[(d + 1) % msgs.length]];
+            docs.push(["W" + d, msgs[d % msgs.length], [], aliases, WARM_DFS]);
+          }
+          files[name] = docs;
+        }
+        return files[name] ? Promise.resolve(files[name]) : Promise.reject(new Error("warm-up: " + name));
+      }
+    };
+  }
+  var warmed = null, asked = false;
   function preload() {
     if (!warmed) {
       warmed = load().then(function (ix) {
-        try {
-          R.search(WARM, "Traceback (most recent call last):\n  File \"x.py\", line 1\n" +
-            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", 8, state.weak);
-        } catch (e) { /* only a warm-up */ }
-        return ix;
+        // One made-up index for every step (each a fresh view of it): less for the collector
+        // to sweep, maybe in the middle of the first query.
+        var w = warmIndex(ix.n);
+        return new Promise(function (resolve) {
+          (function step(k) {
+            if (asked || k >= WARM_QUERIES.length * 2) return resolve(ix);
+            R.query(R.sharded(w.manifest, w.fetch), WARM_QUERIES[k % WARM_QUERIES.length], 8, state.weak)
+              .then(function () { setTimeout(function () { step(k + 1); }, 0); },
+                function () { resolve(ix); });
+          })(0);
+        });
       });
       warmed.catch(function () { warmed = null; });
     }
@@ -250,6 +328,12 @@
   function init() {
     initBox();
     initPage();
+    // The manifest at once, so that a reader who pastes as soon as the page is up does not
+    // wait for it (every page fetches it when idle anyway): hosted now, offline at the load
+    // event (a script added before it would hold it back).
+    if (!offline) load().catch(function () {});
+    else if (document.readyState === "complete") load().catch(function () {});
+    else window.addEventListener("load", function () { load().catch(function () {}); });
     whenIdle(function () { preload().catch(function () {}); });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
