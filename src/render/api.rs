@@ -1,7 +1,7 @@
 //! /api/: the typed model as JSON. catalog.json lists every entry and article with its URL;
-//! `entry` is one entry whole, with its links and verification state (written as
+//! `entry` is one entry whole, with its verification state (written as
 //! api/errors/<domain>/<slug>.json, or folded into its domain's file by `shards`); links.json
-//! holds the link graph.
+//! holds the link graph, every entry's links (not repeated in each entry's JSON).
 
 use crate::records::Status;
 use crate::view::evidence::Outcome;
@@ -188,18 +188,6 @@ fn indices(part: &Value) -> impl Iterator<Item = usize> + '_ {
         .filter_map(|i| usize::try_from(i.as_u64()?).ok())
 }
 
-/// Each of an entry's links has the entry at one end: that end (`from`, else `to`) is left
-/// out, so that a link without `from` comes from the entry and one without `to` goes to it.
-fn drop_own_end(links: &mut Value, own: &Value) {
-    for l in objects(Some(links)) {
-        if l.get("from") == Some(own) {
-            l.remove("from");
-        } else if l.get("to") == Some(own) {
-            l.remove("to");
-        }
-    }
-}
-
 /// The objects of the array `v` (none when it is not one).
 fn objects(v: Option<&mut Value>) -> impl Iterator<Item = &mut serde_json::Map<String, Value>> {
     v.and_then(Value::as_array_mut)
@@ -232,9 +220,10 @@ fn is_empty(v: &Value) -> bool {
     }
 }
 
-/// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
-/// verification state with its record; what is empty or repeated left out (`drop_repeated`,
-/// `prune`).
+/// /api/errors/<domain>/<slug>.json: the entry whole and each runnable block's verification
+/// state with its record; what is empty or repeated left out (`drop_repeated`, `prune`). Its
+/// links are in links.json only (they were a sixth of this JSON, repeated in each entry), and
+/// its page's URL is `errors/<id>/`.
 pub(crate) fn entry(v: &EntryView<'_>) -> Value {
     let e = v.entry;
     let verification: Vec<Value> = v
@@ -259,15 +248,8 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
         .collect();
     let mut entry = json!(e);
     drop_repeated(&mut entry);
-    let mut links = json!(v.links);
-    drop_own_end(
-        &mut links,
-        &json!(crate::link::Node::Entry { id: e.id.clone() }),
-    );
     let mut out = json!({
         "entry": entry,
-        "url": crate::core::urls::entry(&e.id),
-        "links": links,
         "verification": verification,
     });
     prune(&mut out);
@@ -312,11 +294,5 @@ mod tests {
                 ],
             })
         );
-        let own = json!({"type": "entry", "id": "np/a"});
-        let other = json!({"type": "entry", "id": "np/b"});
-        let mut links = json!([{"from": own, "to": other}, {"from": other, "to": own},
-                               {"from": own, "to": own}]);
-        drop_own_end(&mut links, &own);
-        assert_eq!(links, json!([{"to": other}, {"from": other}, {"to": own}]));
     }
 }

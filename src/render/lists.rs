@@ -10,10 +10,10 @@ use crate::core::model::{Article, Catalog, Entry};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// What stands for a title in the skeleton of the list of all errors (`skeleton`): control characters a page has no use for. A title
-/// that holds them is harmless (only the skeleton is cut at them); a skeleton in which they are
-/// anywhere but where the titles are does not give back the page, and is not kept.
-pub(crate) const MARK: &str = "\u{1}\u{2}\u{3}";
+/// Up to this many entries, `errors/` lists them all (grouped by domain); above, it lists the
+/// domains, whose pages list their entries: at 100,000 entries the whole list was 29 MB of HTML
+/// that no browser shows usefully, and the same lines again as the domains' pages.
+pub(crate) const LIST_ALL_ERRORS: usize = 1000;
 
 #[derive(Serialize, Clone)]
 struct Item {
@@ -152,34 +152,9 @@ impl<'c> Lists<'c> {
         &self.groups[Facet::ALL.iter().position(|x| *x == f).unwrap_or(0)]
     }
 
-    /// The entries of the list of all errors, in the order of its lines.
-    pub(crate) fn errors_lines(&self) -> impl Iterator<Item = &'c Entry> + '_ {
-        self.group(Facet::Domain).values().flatten().copied()
-    }
-
-    /// The list of all errors with `MARK` in place of each line's title.
-    pub(crate) fn errors_marked(&self, r: &Renderer<'_>) -> Page {
-        let lp = ListPage {
-            path: "errors/".to_string(),
-            kind: ListKind::Errors,
-        };
-        let b = ListBuilder {
-            lists: self,
-            r,
-            lp: &lp,
-            marks: true,
-        };
-        b.errors()
-    }
-
     /// The page for `lp`, its context built now.
     pub(crate) fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
-        let b = ListBuilder {
-            lists: self,
-            r,
-            lp,
-            marks: false,
-        };
+        let b = ListBuilder { lists: self, r, lp };
         Ok(match &lp.kind {
             ListKind::Facet(f, k) => b.facet(*f, k),
             ListKind::FacetIndex(f) => b.facet_index(*f),
@@ -197,8 +172,6 @@ struct ListBuilder<'p, 'c> {
     lists: &'p Lists<'c>,
     r: &'p Renderer<'p>,
     lp: &'p ListPage,
-    /// Entries' titles as `MARK` (the skeleton of the list of all errors).
-    marks: bool,
 }
 
 impl ListBuilder<'_, '_> {
@@ -210,11 +183,7 @@ impl ListBuilder<'_, '_> {
     fn entry_item(&self, e: &Entry) -> Item {
         Item {
             href: self.href(&crate::core::urls::entry(&e.id)),
-            title: if self.marks {
-                MARK.to_string()
-            } else {
-                entry_title(e)
-            },
+            title: entry_title(e),
             meta: entry_meta(e),
             code: true,
         }
@@ -301,9 +270,22 @@ impl ListBuilder<'_, '_> {
         )
     }
 
-    /// All errors, grouped by domain.
+    /// All errors, grouped by domain; above `LIST_ALL_ERRORS`, the domains with their number
+    /// of errors, each linking to its page.
     fn errors(&self) -> Page {
         let by_domain = self.lists.group(Facet::Domain);
+        let count = format!(
+            "{} in {}",
+            plural(self.r.catalog.entries.len(), "error"),
+            plural(by_domain.len(), "domain")
+        );
+        if self.r.catalog.entries.len() > LIST_ALL_ERRORS {
+            return self.list(
+                "All errors".into(),
+                format!("{count}: each domain's page lists its errors."),
+                one(self.facet_items(Facet::Domain)),
+            );
+        }
         let groups = by_domain
             .iter()
             .map(|(d, es)| Group {
@@ -312,15 +294,7 @@ impl ListBuilder<'_, '_> {
                 items: self.entry_items(es),
             })
             .collect();
-        self.list(
-            "All errors".into(),
-            format!(
-                "{} in {}.",
-                plural(self.r.catalog.entries.len(), "error"),
-                plural(by_domain.len(), "domain")
-            ),
-            groups,
-        )
+        self.list("All errors".into(), format!("{count}."), groups)
     }
 
     /// All articles, newest first.
