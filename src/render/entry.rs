@@ -94,7 +94,7 @@ pub(crate) fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     let c = context(&ctx, v, &md);
     Ok(Page {
         title: e.message.clone(),
-        description: snippet::truncate(e.root_cause.trim(), 200),
+        description: snippet::truncate(e.root_cause.trim(), super::DESCRIPTION),
         path,
         template: "entry.html",
         source: Some(e.source.clone()),
@@ -143,6 +143,15 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
     c.insert("fix_rate", &e.fix_rate);
     c.insert("root_cause", &md(&e.root_cause));
     c.insert("versions", &e.versions);
+    // A column no version fills says nothing: it is left out.
+    c.insert(
+        "introduced",
+        &e.versions.iter().any(|v| v.introduced.is_some()),
+    );
+    c.insert(
+        "deprecated",
+        &e.versions.iter().any(|v| v.deprecated.is_some()),
+    );
     c.insert("workarounds", &workarounds);
     c.insert("dead_ends", &dead_ends);
     c.insert("sections", &sections);

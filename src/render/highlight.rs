@@ -85,8 +85,8 @@ fn class_of(stack: &[Scope]) -> Option<&'static str> {
     })
 }
 
-/// Tokens being written, each kind as `<b class="k">`: text of one class is collected until the
-/// class changes. `b` (text set apart for a purpose; the HTML standard's example is key words)
+/// Tokens being written, each kind as `<b class=k>` (a one-letter class needs no quotes): text of
+/// one class is collected until the class changes. `b` (text set apart for a purpose; the HTML standard's example is key words)
 /// is drawn like `span` once the stylesheet undoes its bold, and is shorter on every token.
 struct Spans {
     out: String,
@@ -110,7 +110,7 @@ impl Spans {
         }
         match self.class {
             Some(c) => {
-                let _ = write!(self.out, "<b class=\"{c}\">");
+                let _ = write!(self.out, "<b class={c}>");
                 escape_into(&mut self.out, &self.text, false);
                 self.out.push_str("</b>");
             }
@@ -319,9 +319,9 @@ mod tests {
         let h = highlight("import torch  # the library\nx = '<a>' + f(2)\n", "python");
         assert_eq!(
             h,
-            "<b class=\"k\">import </b>torch  <b class=\"c\"># the library\n</b>\
-             x <b class=\"o\">= </b><b class=\"s\">'&lt;a&gt;' </b>\
-             <b class=\"o\">+ </b><b class=\"f\">f</b>(<b class=\"n\">2</b>)\n"
+            "<b class=k>import </b>torch  <b class=c># the library\n</b>\
+             x <b class=o>= </b><b class=s>'&lt;a&gt;' </b>\
+             <b class=o>+ </b><b class=f>f</b>(<b class=n>2</b>)\n"
         );
         assert_eq!(highlight("a < b", ""), "a &lt; b");
     }

@@ -339,24 +339,18 @@ impl ListBuilder<'_, '_> {
 }
 
 /// An entry's title in lists (HTML).
-pub(crate) fn entry_title(e: &Entry) -> String {
-    let mut out = String::with_capacity(e.message.len() + 8);
-    entry_title_into(&mut out, e);
-    out
+fn entry_title(e: &Entry) -> String {
+    super::escape(&e.message)
 }
 
-/// `entry_title` at the end of `out`.
-pub(crate) fn entry_title_into(out: &mut String, e: &Entry) {
-    super::escape_into(out, &e.message, true);
-}
-
-/// An entry's line under its message: ID, error code and fix rate, those it has.
-pub(crate) fn entry_meta(e: &Entry) -> String {
+/// An entry's line after its message: error code and fix rate, those it has (its ID is its
+/// link's, and was a tenth of a list's bytes when shown too).
+fn entry_meta(e: &Entry) -> String {
     match (&e.error_code, e.fix_rate) {
-        (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
-        (Some(c), None) => format!("{} · {c}", e.id),
-        (None, Some(f)) => format!("{} · fix rate {f}%", e.id),
-        (None, None) => e.id.clone(),
+        (Some(c), Some(f)) => format!("{c} · fix rate {f}%"),
+        (Some(c), None) => c.clone(),
+        (None, Some(f)) => format!("fix rate {f}%"),
+        (None, None) => String::new(),
     }
 }
 

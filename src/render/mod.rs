@@ -85,12 +85,17 @@ impl PageCtx<'_> {
 
 /// The Content-Security-Policy of every page: scripts, styles and fonts only from the site's own
 /// files (no inline script, handler, `javascript:` URL or `style` attribute), images also from
-/// `data:` and HTTPS, nothing framed, no plugins, no `<base>`. Pages carry it as a
+/// `data:` and HTTPS, nothing framed, no plugins (`object-src` falls back to `default-src`, so
+/// it is not named), no `<base>`. Pages carry it as a
 /// `<meta http-equiv>` (a static host sends no headers); `serve` also sends it as a header.
 /// From `file://`, Chromium and Firefox count the bundle's own files as `'self'`.
 pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 img-src 'self' data: https:; font-src 'self'; connect-src 'self'; form-action 'self'; \
-base-uri 'none'; object-src 'none'";
+base-uri 'none'";
+
+/// The most characters of a page's `<meta name="description">`: about what search engines show
+/// under a result.
+pub(crate) const DESCRIPTION: usize = 160;
 
 /// What every template gets (`base.html` uses it).
 #[derive(Serialize)]
