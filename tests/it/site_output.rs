@@ -111,7 +111,7 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
     // One short class per kind of token (keyword, string...), coloured by theme/style.css.
-    assert!(html.contains("<b class=\"k\">import </b>"), "highlighted");
+    assert!(html.contains("<b class=k>import </b>"), "highlighted");
     let css = read(&out, "theme/style.css");
     assert!(css.contains("\npre.code .k{color:#"), "{css}");
     assert!(
@@ -141,6 +141,14 @@ fn machine_readable_outputs_parse() {
     let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
     assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
     assert_eq!(cat["articles"].as_array().unwrap().len(), 3);
+    // Each entry's page and JSON are where the patterns at the top say, from its ID.
+    for e in cat["entries"].as_array().unwrap() {
+        let id = e["id"].as_str().unwrap();
+        assert!(e.get("url").is_none() && e.get("json").is_none(), "{e}");
+        let at = |key: &str| cat[key].as_str().unwrap().replace("{id}", id);
+        assert!(out.join(at("entry_url")).join("index.html").is_file(), "{id}");
+        assert!(out.join(at("entry_json")).is_file(), "{id}");
+    }
     let e: serde_json::Value = serde_json::from_str(&read(
         &out,
         "api/errors/pytorch/dataset-worker-fork-cuda.json",
@@ -309,5 +317,6 @@ fn entry_json_can_be_left_out() {
     assert!(broken_links(&out, false).is_empty());
     let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
     assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
-    assert!(cat["entries"][0].get("json").is_none());
+    assert!(cat.get("entry_json").is_none(), "no pattern for entry JSON");
+    assert_eq!(cat["entry_url"], "errors/{id}/");
 }
