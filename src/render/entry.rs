@@ -157,7 +157,11 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
     c.insert("sections", &sections);
     c.insert("discussed", &discussed);
     c.insert("related", &related);
-    c.insert("aliases", &e.aliases);
+    // An alias worded as the message itself is no other wording.
+    let aliases: Vec<&String> = (e.aliases.iter())
+        .filter(|a| a.trim() != e.message.trim())
+        .collect();
+    c.insert("aliases", &aliases);
     c.insert("tags", &e.tags);
     let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
     c.insert("api", &api);

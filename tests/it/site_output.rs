@@ -146,7 +146,10 @@ fn machine_readable_outputs_parse() {
         let id = e["id"].as_str().unwrap();
         assert!(e.get("url").is_none() && e.get("json").is_none(), "{e}");
         let at = |key: &str| cat[key].as_str().unwrap().replace("{id}", id);
-        assert!(out.join(at("entry_url")).join("index.html").is_file(), "{id}");
+        assert!(
+            out.join(at("entry_url")).join("index.html").is_file(),
+            "{id}"
+        );
         assert!(out.join(at("entry_json")).is_file(), "{id}");
     }
     let e: serde_json::Value = serde_json::from_str(&read(
@@ -319,4 +322,32 @@ fn entry_json_can_be_left_out() {
     assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
     assert!(cat.get("entry_json").is_none(), "no pattern for entry JSON");
     assert_eq!(cat["entry_url"], "errors/{id}/");
+}
+
+/// An alias worded exactly as the message is no other wording: the page does not show it again
+/// under "Also worded as"; the others stay.
+#[test]
+fn an_alias_that_is_the_message_is_not_shown_again() {
+    let t = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("content"), &t.path().join("content"));
+    std::fs::copy(repo().join("book.toml"), t.path().join("book.toml")).unwrap();
+    let f = t
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let message = text.lines().next().unwrap().trim_start_matches("# ");
+    let front = format!(
+        "---\naliases:\n  - \"{}\"\n  - \"CUDA cannot be initialized again in a forked child\"\n---\n",
+        message
+    );
+    std::fs::write(&f, format!("{front}{text}")).unwrap();
+    let (_o, out) = build(t.path(), &[]);
+    let html = read(&out, ENTRY);
+    let aliases = html
+        .split("<p class=\"aliases\">")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .expect("an Also worded as line");
+    assert!(aliases.contains("CUDA cannot be initialized again in a forked child"));
+    assert!(!aliases.contains("re-initialize"), "{aliases}");
 }

@@ -58,9 +58,7 @@ fn draw_lists(
         .filter(|(_, p)| lists.contains(&p.path))
         .map(|(i, _)| i)
         .collect();
-    (todo.par_iter())
-        .map(|&i| Ok((i, r.list(i)?)))
-        .collect()
+    (todo.par_iter()).map(|&i| Ok((i, r.list(i)?))).collect()
 }
 
 /// The state `serve` keeps between builds.
