@@ -21,13 +21,15 @@ struct Item {
     /// HTML: escaped text, backtick spans as code.
     title: String,
     meta: String,
-    code: bool,
 }
 
 #[derive(Serialize)]
 struct Group {
     title: String,
     id: String,
+    /// Its items' titles are code (messages, error codes): set in the code font by the list's
+    /// class, not by a `<code>` around each.
+    code: bool,
     items: Vec<Item>,
 }
 
@@ -185,7 +187,6 @@ impl ListBuilder<'_, '_> {
             href: self.href(&crate::core::urls::entry(&e.id)),
             title: entry_title(e),
             meta: entry_meta(e),
-            code: true,
         }
     }
 
@@ -198,7 +199,6 @@ impl ListBuilder<'_, '_> {
             href: self.href(&crate::core::urls::article(&a.id)),
             title: super::markdown::plain(&a.title),
             meta: a.date.clone(),
-            code: false,
         }
     }
 
@@ -211,7 +211,6 @@ impl ListBuilder<'_, '_> {
                 href: self.href(&f.url(k)),
                 title: super::escape(k),
                 meta: es.len().to_string(),
-                code: f == Facet::Code,
             })
             .collect()
     }
@@ -255,7 +254,7 @@ impl ListBuilder<'_, '_> {
                 plural(es.len(), "error"),
                 one_name.to_lowercase()
             ),
-            one(self.entry_items(es)),
+            one(self.entry_items(es), true),
         )
     }
 
@@ -266,7 +265,7 @@ impl ListBuilder<'_, '_> {
         self.list(
             many.to_string(),
             format!("{} {}.", items.len(), many.to_lowercase()),
-            one(items),
+            one(items, f == Facet::Code),
         )
     }
 
@@ -283,12 +282,13 @@ impl ListBuilder<'_, '_> {
             return self.list(
                 "All errors".into(),
                 format!("{count}: each domain's page lists its errors."),
-                one(self.facet_items(Facet::Domain)),
+                one(self.facet_items(Facet::Domain), false),
             );
         }
         let groups = by_domain
             .iter()
             .map(|(d, es)| Group {
+                code: true,
                 title: d.to_string(),
                 id: crate::core::urls::slug(d),
                 items: self.entry_items(es),
@@ -303,7 +303,7 @@ impl ListBuilder<'_, '_> {
         self.list(
             "Articles".into(),
             format!("{} and answers.", plural(articles.len(), "question")),
-            one(articles.iter().map(|a| self.article_item(a)).collect()),
+            one(articles.iter().map(|a| self.article_item(a)).collect(), false),
         )
     }
 
@@ -355,8 +355,9 @@ fn entry_meta(e: &Entry) -> String {
 }
 
 /// A list of one untitled group.
-fn one(items: Vec<Item>) -> Vec<Group> {
+fn one(items: Vec<Item>, code: bool) -> Vec<Group> {
     vec![Group {
+        code,
         title: String::new(),
         id: String::new(),
         items,

@@ -70,8 +70,8 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
         "<code>config_error</code>",
         "<code>CUDA_ERROR_NOT_INITIALIZED</code>",
         "<span class=\"rate\">90%</span>",
-        "<td>PyTorch 2.0.0</td>",
-        "<td>Ubuntu 22.04</td>",
+        "<td>PyTorch 2.0.0",
+        "<td>Ubuntu 22.04",
         "Why it fails:",
         "60% fail",
     ] {
