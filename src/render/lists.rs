@@ -303,7 +303,10 @@ impl ListBuilder<'_, '_> {
         self.list(
             "Articles".into(),
             format!("{} and answers.", plural(articles.len(), "question")),
-            one(articles.iter().map(|a| self.article_item(a)).collect(), false),
+            one(
+                articles.iter().map(|a| self.article_item(a)).collect(),
+                false,
+            ),
         )
     }
 
