@@ -1,7 +1,8 @@
-//! /api/: the typed model as JSON. catalog.json lists every entry and article with its URL;
-//! `entry` is one entry whole, with its links and verification state (written as
+//! /api/: the typed model as JSON. catalog.json lists every entry and article (an entry's URLs
+//! follow from its ID by the patterns at its top);
+//! `entry` is one entry whole, with its verification state (written as
 //! api/errors/<domain>/<slug>.json, or folded into its domain's file by `shards`); links.json
-//! holds the link graph.
+//! holds the link graph, every entry's links (not repeated in each entry's JSON).
 
 use crate::records::Status;
 use crate::view::evidence::Outcome;
@@ -21,10 +22,6 @@ struct CatalogEntry<'a> {
     error_code: &'a Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fix_rate: Option<u8>,
-    url: String,
-    /// Where the entry's JSON is (`build.entry_json`); absent when nowhere.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    json: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -44,10 +41,12 @@ struct Site<'a> {
 }
 
 /// One entry as catalog.json's `entries` holds it (compact JSON): what `catalog_json` joins.
-/// It depends on the entry and the configuration only, so `serve` keeps it between updates.
+/// It depends on the entry only (its page's URL and its JSON's file are not in it: the patterns
+/// at the top of catalog.json give them from its ID, 75 bytes an entry less), so `serve` keeps
+/// it between updates. `_cfg`: what the callers pass, for when the configuration changes it.
 pub(crate) fn catalog_entry(
     e: &crate::core::model::Entry,
-    cfg: &crate::core::config::Config,
+    _cfg: &crate::core::config::Config,
 ) -> serde_json::Result<Vec<u8>> {
     serde_json::to_vec(&CatalogEntry {
         id: &e.id,
@@ -57,8 +56,6 @@ pub(crate) fn catalog_entry(
         category: &e.category,
         error_code: &e.error_code,
         fix_rate: e.fix_rate,
-        url: crate::core::urls::entry(&e.id),
-        json: crate::core::urls::entry_json_in(&e.id, cfg.build.entry_json),
     })
 }
 
@@ -94,6 +91,14 @@ pub(crate) fn catalog_json<B: AsRef<[u8]>>(
     let io = serde_json::Error::io;
     out.write_all(b"{\"site\":").map_err(io)?;
     serde_json::to_writer(&mut out, &site)?;
+    out.write_all(b",\"entry_url\":\"").map_err(io)?;
+    out.write_all(ENTRY_URL.as_bytes()).map_err(io)?;
+    out.write_all(b"\"").map_err(io)?;
+    if let Some(json) = entry_json_pattern(cfg.build.entry_json) {
+        out.write_all(b",\"entry_json\":\"").map_err(io)?;
+        out.write_all(json.as_bytes()).map_err(io)?;
+        out.write_all(b"\"").map_err(io)?;
+    }
     out.write_all(b",\"entries\":[").map_err(io)?;
     for (i, e) in entries.enumerate() {
         if i > 0 {
@@ -104,6 +109,20 @@ pub(crate) fn catalog_json<B: AsRef<[u8]>>(
     out.write_all(b"],\"articles\":").map_err(io)?;
     serde_json::to_writer(&mut out, &articles)?;
     out.write_all(b"}").map_err(io)
+}
+
+/// Where an entry's page is, as a pattern: `{id}` is the entry's ID.
+const ENTRY_URL: &str = "errors/{id}/";
+
+/// Where an entry's JSON is under `mode`, as a pattern: `{id}` is the entry's ID, `{domain}` its
+/// domain (the part of the ID before `/`); none with `"none"`.
+fn entry_json_pattern(mode: crate::core::config::EntryJson) -> Option<&'static str> {
+    use crate::core::config::EntryJson;
+    match mode {
+        EntryJson::Files => Some("api/errors/{id}.json"),
+        EntryJson::Domains => Some("api/errors/{domain}.json"),
+        EntryJson::None => None,
+    }
 }
 
 /// What an API user gets again elsewhere, taken out of an entry's JSON: its ID and the two
@@ -188,18 +207,6 @@ fn indices(part: &Value) -> impl Iterator<Item = usize> + '_ {
         .filter_map(|i| usize::try_from(i.as_u64()?).ok())
 }
 
-/// Each of an entry's links has the entry at one end: that end (`from`, else `to`) is left
-/// out, so that a link without `from` comes from the entry and one without `to` goes to it.
-fn drop_own_end(links: &mut Value, own: &Value) {
-    for l in objects(Some(links)) {
-        if l.get("from") == Some(own) {
-            l.remove("from");
-        } else if l.get("to") == Some(own) {
-            l.remove("to");
-        }
-    }
-}
-
 /// The objects of the array `v` (none when it is not one).
 fn objects(v: Option<&mut Value>) -> impl Iterator<Item = &mut serde_json::Map<String, Value>> {
     v.and_then(Value::as_array_mut)
@@ -232,9 +239,10 @@ fn is_empty(v: &Value) -> bool {
     }
 }
 
-/// /api/errors/<domain>/<slug>.json: the entry whole, its links, and each runnable block's
-/// verification state with its record; what is empty or repeated left out (`drop_repeated`,
-/// `prune`).
+/// /api/errors/<domain>/<slug>.json: the entry whole and each runnable block's verification
+/// state with its record; what is empty or repeated left out (`drop_repeated`, `prune`). Its
+/// links are in links.json only (they were a sixth of this JSON, repeated in each entry), and
+/// its page's URL is `errors/<id>/`.
 pub(crate) fn entry(v: &EntryView<'_>) -> Value {
     let e = v.entry;
     let verification: Vec<Value> = v
@@ -259,15 +267,8 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
         .collect();
     let mut entry = json!(e);
     drop_repeated(&mut entry);
-    let mut links = json!(v.links);
-    drop_own_end(
-        &mut links,
-        &json!(crate::link::Node::Entry { id: e.id.clone() }),
-    );
     let mut out = json!({
         "entry": entry,
-        "url": crate::core::urls::entry(&e.id),
-        "links": links,
         "verification": verification,
     });
     prune(&mut out);
@@ -277,6 +278,20 @@ pub(crate) fn entry(v: &EntryView<'_>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_patterns_give_the_urls_of_each_entry() {
+        use crate::core::config::EntryJson;
+        let fill = |p: &str| p.replace("{id}", "np/a").replace("{domain}", "np");
+        assert_eq!(fill(ENTRY_URL), crate::core::urls::entry("np/a"));
+        for mode in [EntryJson::Files, EntryJson::Domains, EntryJson::None] {
+            assert_eq!(
+                entry_json_pattern(mode).map(fill),
+                crate::core::urls::entry_json_in("np/a", mode),
+                "{mode:?}"
+            );
+        }
+    }
 
     #[test]
     fn what_is_empty_or_repeated_is_left_out_and_the_rest_stays() {
@@ -312,11 +327,5 @@ mod tests {
                 ],
             })
         );
-        let own = json!({"type": "entry", "id": "np/a"});
-        let other = json!({"type": "entry", "id": "np/b"});
-        let mut links = json!([{"from": own, "to": other}, {"from": other, "to": own},
-                               {"from": own, "to": own}]);
-        drop_own_end(&mut links, &own);
-        assert_eq!(links, json!([{"to": other}, {"from": other}, {"to": own}]));
     }
 }

@@ -4,7 +4,7 @@
 use super::entry::find_snippet;
 use super::markdown::{self, Place};
 use super::snippet;
-use super::{Page, Renderer};
+use super::{Page, Renderer, DESCRIPTION};
 use crate::core::error::Result;
 use crate::view::ArticleView;
 use serde::Serialize;
@@ -64,7 +64,7 @@ pub(crate) fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
     c.insert("runnable", &runnable);
     Ok(Page {
         title: a.title.replace('`', ""),
-        description: snippet::truncate(first_paragraph(&a.body), 200),
+        description: snippet::truncate(first_paragraph(&a.body), DESCRIPTION),
         path,
         template: "article.html",
         source: Some(a.source.clone()),

@@ -94,7 +94,7 @@ pub(crate) fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     let c = context(&ctx, v, &md);
     Ok(Page {
         title: e.message.clone(),
-        description: snippet::truncate(e.root_cause.trim(), 200),
+        description: snippet::truncate(e.root_cause.trim(), super::DESCRIPTION),
         path,
         template: "entry.html",
         source: Some(e.source.clone()),
@@ -143,12 +143,25 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
     c.insert("fix_rate", &e.fix_rate);
     c.insert("root_cause", &md(&e.root_cause));
     c.insert("versions", &e.versions);
+    // A column no version fills says nothing: it is left out.
+    c.insert(
+        "introduced",
+        &e.versions.iter().any(|v| v.introduced.is_some()),
+    );
+    c.insert(
+        "deprecated",
+        &e.versions.iter().any(|v| v.deprecated.is_some()),
+    );
     c.insert("workarounds", &workarounds);
     c.insert("dead_ends", &dead_ends);
     c.insert("sections", &sections);
     c.insert("discussed", &discussed);
     c.insert("related", &related);
-    c.insert("aliases", &e.aliases);
+    // An alias worded as the message itself is no other wording.
+    let aliases: Vec<&String> = (e.aliases.iter())
+        .filter(|a| a.trim() != e.message.trim())
+        .collect();
+    c.insert("aliases", &aliases);
     c.insert("tags", &e.tags);
     let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
     c.insert("api", &api);

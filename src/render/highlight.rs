@@ -85,7 +85,19 @@ fn class_of(stack: &[Scope]) -> Option<&'static str> {
     })
 }
 
-/// Tokens being written, each kind as `<b class="k">`: text of one class is collected until the
+/// The element a token of kind `class` is written as (open tag, close tag) and the selector that
+/// colours it under `pre.code`: the two kinds most tokens are of (operators and function names,
+/// 44% of the tokens of 100,000 entry pages) as `<b>` and `<i>` without a class, the others as
+/// `<b class=k>` (a one-letter class needs no quotes).
+fn element(class: &str) -> (String, &'static str, String) {
+    match class {
+        "o" => ("<b>".into(), "</b>", "b:not([class])".into()),
+        "f" => ("<i>".into(), "</i>", "i".into()),
+        c => (format!("<b class={c}>"), "</b>", format!(".{c}")),
+    }
+}
+
+/// Tokens being written, each kind as its `element`: text of one class is collected until the
 /// class changes. `b` (text set apart for a purpose; the HTML standard's example is key words)
 /// is drawn like `span` once the stylesheet undoes its bold, and is shorter on every token.
 struct Spans {
@@ -110,9 +122,10 @@ impl Spans {
         }
         match self.class {
             Some(c) => {
-                let _ = write!(self.out, "<b class=\"{c}\">");
+                let (open, close, _) = element(c);
+                self.out.push_str(&open);
                 escape_into(&mut self.out, &self.text, false);
-                self.out.push_str("</b>");
+                self.out.push_str(close);
             }
             None => escape_into(&mut self.out, &self.text, false),
         }
@@ -241,8 +254,11 @@ fn rules(theme: &Theme, scope: &str, reset: bool) -> String {
         let c = style.foreground;
         let _ = write!(
             css,
-            "{scope}pre.code .{class}{{color:#{:02x}{:02x}{:02x}",
-            c.r, c.g, c.b
+            "{scope}pre.code {}{{color:#{:02x}{:02x}{:02x}",
+            element(class).2,
+            c.r,
+            c.g,
+            c.b
         );
         if style.font_style.contains(FontStyle::BOLD) {
             css.push_str(";font-weight:bold");
@@ -284,7 +300,7 @@ fn make_stylesheet() -> crate::core::error::Result<String> {
     let dark_rules = |scope: &str| readable(&rules(dark, scope, true), CODE_BG_DARK);
     Ok(format!(
         "\n/* code colours from syntect's themes {LIGHT} and {DARK} */\n\
-         pre.code b{{font-weight:normal}}\n{}\
+         pre.code b{{font-weight:normal}}pre.code i{{font-style:normal}}\n{}\
          @media (prefers-color-scheme: dark) {{\n{}}}\n{}",
         readable(&rules(light, "", false), CODE_BG_LIGHT),
         dark_rules(":root:not([data-theme=light]) "),
@@ -319,9 +335,9 @@ mod tests {
         let h = highlight("import torch  # the library\nx = '<a>' + f(2)\n", "python");
         assert_eq!(
             h,
-            "<b class=\"k\">import </b>torch  <b class=\"c\"># the library\n</b>\
-             x <b class=\"o\">= </b><b class=\"s\">'&lt;a&gt;' </b>\
-             <b class=\"o\">+ </b><b class=\"f\">f</b>(<b class=\"n\">2</b>)\n"
+            "<b class=k>import </b>torch  <b class=c># the library\n</b>\
+             x <b>= </b><b class=s>'&lt;a&gt;' </b>\
+             <b>+ </b><i>f</i>(<b class=n>2</b>)\n"
         );
         assert_eq!(highlight("a < b", ""), "a &lt; b");
     }
@@ -352,10 +368,11 @@ mod tests {
             .unwrap();
         let (auto, chosen) = dark.split_once("}\n:root[data-theme=dark]").unwrap();
         for (_, class, _) in KINDS {
-            let rule = format!("\npre.code .{class}{{color:#");
+            let selector = element(class).2;
+            let rule = format!("\npre.code {selector}{{color:#");
             assert!(light.contains(&rule), "{class}: {light}");
             for (scope, part) in [(":root:not([data-theme=light]) ", auto), ("", chosen)] {
-                let rule = format!("{scope}pre.code .{class}{{color:#");
+                let rule = format!("{scope}pre.code {selector}{{color:#");
                 assert!(part.contains(&rule), "{class}: {part}");
             }
         }

@@ -10,10 +10,10 @@ use crate::core::model::{Article, Catalog, Entry};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// What stands for a title in the skeleton of the list of all errors (`skeleton`): control characters a page has no use for. A title
-/// that holds them is harmless (only the skeleton is cut at them); a skeleton in which they are
-/// anywhere but where the titles are does not give back the page, and is not kept.
-pub(crate) const MARK: &str = "\u{1}\u{2}\u{3}";
+/// Up to this many entries, `errors/` lists them all (grouped by domain); above, it lists the
+/// domains, whose pages list their entries: at 100,000 entries the whole list was 29 MB of HTML
+/// that no browser shows usefully, and the same lines again as the domains' pages.
+pub(crate) const LIST_ALL_ERRORS: usize = 1000;
 
 #[derive(Serialize, Clone)]
 struct Item {
@@ -21,13 +21,15 @@ struct Item {
     /// HTML: escaped text, backtick spans as code.
     title: String,
     meta: String,
-    code: bool,
 }
 
 #[derive(Serialize)]
 struct Group {
     title: String,
     id: String,
+    /// Its items' titles are code (messages, error codes): set in the code font by the list's
+    /// class, not by a `<code>` around each.
+    code: bool,
     items: Vec<Item>,
 }
 
@@ -152,34 +154,9 @@ impl<'c> Lists<'c> {
         &self.groups[Facet::ALL.iter().position(|x| *x == f).unwrap_or(0)]
     }
 
-    /// The entries of the list of all errors, in the order of its lines.
-    pub(crate) fn errors_lines(&self) -> impl Iterator<Item = &'c Entry> + '_ {
-        self.group(Facet::Domain).values().flatten().copied()
-    }
-
-    /// The list of all errors with `MARK` in place of each line's title.
-    pub(crate) fn errors_marked(&self, r: &Renderer<'_>) -> Page {
-        let lp = ListPage {
-            path: "errors/".to_string(),
-            kind: ListKind::Errors,
-        };
-        let b = ListBuilder {
-            lists: self,
-            r,
-            lp: &lp,
-            marks: true,
-        };
-        b.errors()
-    }
-
     /// The page for `lp`, its context built now.
     pub(crate) fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
-        let b = ListBuilder {
-            lists: self,
-            r,
-            lp,
-            marks: false,
-        };
+        let b = ListBuilder { lists: self, r, lp };
         Ok(match &lp.kind {
             ListKind::Facet(f, k) => b.facet(*f, k),
             ListKind::FacetIndex(f) => b.facet_index(*f),
@@ -197,8 +174,6 @@ struct ListBuilder<'p, 'c> {
     lists: &'p Lists<'c>,
     r: &'p Renderer<'p>,
     lp: &'p ListPage,
-    /// Entries' titles as `MARK` (the skeleton of the list of all errors).
-    marks: bool,
 }
 
 impl ListBuilder<'_, '_> {
@@ -210,13 +185,8 @@ impl ListBuilder<'_, '_> {
     fn entry_item(&self, e: &Entry) -> Item {
         Item {
             href: self.href(&crate::core::urls::entry(&e.id)),
-            title: if self.marks {
-                MARK.to_string()
-            } else {
-                entry_title(e)
-            },
+            title: entry_title(e),
             meta: entry_meta(e),
-            code: true,
         }
     }
 
@@ -229,7 +199,6 @@ impl ListBuilder<'_, '_> {
             href: self.href(&crate::core::urls::article(&a.id)),
             title: super::markdown::plain(&a.title),
             meta: a.date.clone(),
-            code: false,
         }
     }
 
@@ -242,7 +211,6 @@ impl ListBuilder<'_, '_> {
                 href: self.href(&f.url(k)),
                 title: super::escape(k),
                 meta: es.len().to_string(),
-                code: f == Facet::Code,
             })
             .collect()
     }
@@ -286,7 +254,7 @@ impl ListBuilder<'_, '_> {
                 plural(es.len(), "error"),
                 one_name.to_lowercase()
             ),
-            one(self.entry_items(es)),
+            one(self.entry_items(es), true),
         )
     }
 
@@ -297,30 +265,36 @@ impl ListBuilder<'_, '_> {
         self.list(
             many.to_string(),
             format!("{} {}.", items.len(), many.to_lowercase()),
-            one(items),
+            one(items, f == Facet::Code),
         )
     }
 
-    /// All errors, grouped by domain.
+    /// All errors, grouped by domain; above `LIST_ALL_ERRORS`, the domains with their number
+    /// of errors, each linking to its page.
     fn errors(&self) -> Page {
         let by_domain = self.lists.group(Facet::Domain);
+        let count = format!(
+            "{} in {}",
+            plural(self.r.catalog.entries.len(), "error"),
+            plural(by_domain.len(), "domain")
+        );
+        if self.r.catalog.entries.len() > LIST_ALL_ERRORS {
+            return self.list(
+                "All errors".into(),
+                format!("{count}: each domain's page lists its errors."),
+                one(self.facet_items(Facet::Domain), false),
+            );
+        }
         let groups = by_domain
             .iter()
             .map(|(d, es)| Group {
+                code: true,
                 title: d.to_string(),
                 id: crate::core::urls::slug(d),
                 items: self.entry_items(es),
             })
             .collect();
-        self.list(
-            "All errors".into(),
-            format!(
-                "{} in {}.",
-                plural(self.r.catalog.entries.len(), "error"),
-                plural(by_domain.len(), "domain")
-            ),
-            groups,
-        )
+        self.list("All errors".into(), format!("{count}."), groups)
     }
 
     /// All articles, newest first.
@@ -329,7 +303,10 @@ impl ListBuilder<'_, '_> {
         self.list(
             "Articles".into(),
             format!("{} and answers.", plural(articles.len(), "question")),
-            one(articles.iter().map(|a| self.article_item(a)).collect()),
+            one(
+                articles.iter().map(|a| self.article_item(a)).collect(),
+                false,
+            ),
         )
     }
 
@@ -365,30 +342,25 @@ impl ListBuilder<'_, '_> {
 }
 
 /// An entry's title in lists (HTML).
-pub(crate) fn entry_title(e: &Entry) -> String {
-    let mut out = String::with_capacity(e.message.len() + 8);
-    entry_title_into(&mut out, e);
-    out
+fn entry_title(e: &Entry) -> String {
+    super::escape(&e.message)
 }
 
-/// `entry_title` at the end of `out`.
-pub(crate) fn entry_title_into(out: &mut String, e: &Entry) {
-    super::escape_into(out, &e.message, true);
-}
-
-/// An entry's line under its message: ID, error code and fix rate, those it has.
-pub(crate) fn entry_meta(e: &Entry) -> String {
+/// An entry's line after its message: error code and fix rate, those it has (its ID is its
+/// link's, and was a tenth of a list's bytes when shown too).
+fn entry_meta(e: &Entry) -> String {
     match (&e.error_code, e.fix_rate) {
-        (Some(c), Some(f)) => format!("{} · {c} · fix rate {f}%", e.id),
-        (Some(c), None) => format!("{} · {c}", e.id),
-        (None, Some(f)) => format!("{} · fix rate {f}%", e.id),
-        (None, None) => e.id.clone(),
+        (Some(c), Some(f)) => format!("{c} · fix rate {f}%"),
+        (Some(c), None) => c.clone(),
+        (None, Some(f)) => format!("fix rate {f}%"),
+        (None, None) => String::new(),
     }
 }
 
 /// A list of one untitled group.
-fn one(items: Vec<Item>) -> Vec<Group> {
+fn one(items: Vec<Item>, code: bool) -> Vec<Group> {
     vec![Group {
+        code,
         title: String::new(),
         id: String::new(),
         items,

@@ -21,7 +21,6 @@ mod parsed;
 pub(crate) mod runs;
 pub(crate) mod sanitize;
 pub(crate) mod shards;
-pub(crate) mod skeleton;
 pub(crate) mod snippet;
 mod syntaxes;
 pub(crate) mod theme;
@@ -52,9 +51,6 @@ pub(crate) struct Renderer<'a> {
 pub(crate) struct Look {
     pub tera: tera::Tera,
     pub theme_files: std::collections::BTreeMap<String, Vec<u8>>,
-    /// list.html is the default theme's, whose lines show each title once, as it is: the list
-    /// of all errors can be kept as a skeleton (`skeleton`).
-    pub default_list: bool,
 }
 
 impl Look {
@@ -68,7 +64,6 @@ impl Look {
         tera.set_escape_fn(escape);
         Ok(Look {
             tera,
-            default_list: theme.is_default("list.html"),
             theme_files: theme.statics,
         })
     }
@@ -90,12 +85,17 @@ impl PageCtx<'_> {
 
 /// The Content-Security-Policy of every page: scripts, styles and fonts only from the site's own
 /// files (no inline script, handler, `javascript:` URL or `style` attribute), images also from
-/// `data:` and HTTPS, nothing framed, no plugins, no `<base>`. Pages carry it as a
+/// `data:` and HTTPS, nothing framed, no plugins (`object-src` falls back to `default-src`, so
+/// it is not named), no `<base>`. Pages carry it as a
 /// `<meta http-equiv>` (a static host sends no headers); `serve` also sends it as a header.
 /// From `file://`, Chromium and Firefox count the bundle's own files as `'self'`.
 pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 img-src 'self' data: https:; font-src 'self'; connect-src 'self'; form-action 'self'; \
-base-uri 'none'; object-src 'none'";
+base-uri 'none'";
+
+/// The most characters of a page's `<meta name="description">`: about what search engines show
+/// under a result.
+pub(crate) const DESCRIPTION: usize = 160;
 
 /// What every template gets (`base.html` uses it).
 #[derive(Serialize)]
@@ -286,11 +286,6 @@ impl Renderer<'_> {
             .get(i)
             .ok_or_else(|| Error::Other(format!("no list page {i}")))?;
         self.finish(self.lists.page(self, lp)?)
-    }
-
-    /// The list of all errors with `lists::MARK` for each line's title: (site path, HTML).
-    pub(crate) fn errors_marked(&self) -> Result<(String, String)> {
-        self.finish(self.lists.errors_marked(self))
     }
 
     fn finish(&self, page: Page) -> Result<(String, String)> {

@@ -33,18 +33,26 @@ pub(crate) fn render(
     let anchor = snippet
         .map(|s| format!(" id=\"{}\"", esc(&urls::code_anchor(&s.id))))
         .unwrap_or_default();
-    out.push_str(&format!("<figure class=\"snippet\"{anchor}>"));
+    let mut around = String::new();
     if let Some(v) = view {
-        flags(ctx, v, &mut out);
+        flags(ctx, v, &mut around);
     }
-    out.push_str(&format!(
-        "<div class=\"code-wrap\"><pre class=\"code\"><code class=\"language-{}\">{code}</code></pre></div>",
+    let pre = format!(
+        "<pre class=\"code\"><code class=\"language-{}\">{code}</code></pre></div>",
         esc(lang)
-    ));
-    if let Some(v) = view.filter(|v| v.snippet.run.is_some()) {
-        out.push_str(&run_box(v));
+    );
+    let run = view
+        .filter(|v| v.snippet.run.is_some())
+        .map(run_box)
+        .unwrap_or_default();
+    if around.is_empty() && run.is_empty() {
+        // The code alone: its wrapper (the copy button's place) carries the anchor, and no
+        // figure stands around it (a third of the markup around a block, on every block).
+        out.push_str(&format!("<div class=\"code-wrap\"{anchor}>{pre}\n"));
+        return out;
     }
-    out.push_str("</figure>\n");
+    out.push_str(&format!("<figure class=\"snippet\"{anchor}>{around}"));
+    out.push_str(&format!("<div class=\"code-wrap\">{pre}{run}</figure>\n"));
     out
 }
 

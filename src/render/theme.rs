@@ -51,13 +51,6 @@ impl Theme {
         Ok(t)
     }
 
-    /// Whether template `name` is the default theme's own (the site's theme does not replace
-    /// it).
-    pub(crate) fn is_default(&self, name: &str) -> bool {
-        let own = DEFAULT.get_file(format!("templates/{name}"));
-        own.is_some_and(|f| Some(f.contents()) == self.templates.get(name).map(|t| t.as_bytes()))
-    }
-
     /// The Tera templates: every `.html` template, by its path under `templates/`.
     pub(crate) fn tera(&self) -> Result<tera::Tera> {
         let mut tera = tera::Tera::default();

@@ -22,8 +22,6 @@ pub(crate) struct EntryView<'a> {
     pub discussed: Vec<(&'a Article, &'a Link)>,
     pub related: Vec<Related<'a>>,
     pub verification: Option<Verification>,
-    /// Every link with an end on the entry, in graph order.
-    pub links: Vec<&'a Link>,
 }
 
 /// A workaround or a dead end as its page shows it.
@@ -119,7 +117,6 @@ impl<'a> Resolver<'a> {
             dead_ends,
             discussed,
             related: self.related(&e.id),
-            links: self.graph.touching_entry(&e.id).collect(),
         }
     }
 }

@@ -219,7 +219,7 @@ test("print media: the site's controls hidden, dark text on white, code wrapped"
       fg: getComputedStyle(document.body).color,
       wrap: pre ? getComputedStyle(pre).whiteSpace : "pre-wrap",
       // The dark theme's highlighting would be light on white: printed code is dark.
-      code: [...document.querySelectorAll("pre.code b")].every((s) => getComputedStyle(s).color === "rgb(0, 0, 0)"),
+      code: [...document.querySelectorAll("pre.code b, pre.code i")].every((s) => getComputedStyle(s).color === "rgb(0, 0, 0)"),
       message: shown("#message"),
     };
   });

@@ -94,8 +94,8 @@ describe("verification on the seed entry page", () => {
     assert.match(note, /^verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed; dead ends: 1 actually works here/);
     const order = await page.locator("#workarounds > ol > li").evaluateAll((lis) => lis.map((li) => li.id));
     assert.deepEqual(order, ["workaround-3", "workaround-1", "workaround-2"]);
-    assert.equal(squash(await page.locator("#workaround-1 .fix-head .verdict").innerText()), "failed");
-    assert.equal(squash(await page.locator("#workaround-3 .fix-head .verdict").innerText()), "works");
+    assert.equal(squash(await page.locator("#workaround-1 > .verdict").innerText()), "failed");
+    assert.equal(squash(await page.locator("#workaround-3 > .verdict").innerText()), "works");
     assert.match(await page.locator("#workaround-1").getAttribute("class"), /\bfix-bad\b/);
     assert.deepEqual(errors, []);
     await page.close();

@@ -70,8 +70,8 @@ fn entry_page_shows_message_metadata_table_and_ranked_fixes() {
         "<code>config_error</code>",
         "<code>CUDA_ERROR_NOT_INITIALIZED</code>",
         "<span class=\"rate\">90%</span>",
-        "<td>PyTorch 2.0.0</td>",
-        "<td>Ubuntu 22.04</td>",
+        "<td>PyTorch 2.0.0",
+        "<td>Ubuntu 22.04",
         "Why it fails:",
         "60% fail",
     ] {
@@ -111,7 +111,7 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     assert!(html.contains("<time datetime=\"2025-01-30\">2025-01-30</time>"));
     assert!(html.contains("class=\"toc\""), "table of contents");
     // One short class per kind of token (keyword, string...), coloured by theme/style.css.
-    assert!(html.contains("<b class=\"k\">import </b>"), "highlighted");
+    assert!(html.contains("<b class=k>import </b>"), "highlighted");
     let css = read(&out, "theme/style.css");
     assert!(css.contains("\npre.code .k{color:#"), "{css}");
     assert!(
@@ -141,6 +141,17 @@ fn machine_readable_outputs_parse() {
     let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
     assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
     assert_eq!(cat["articles"].as_array().unwrap().len(), 3);
+    // Each entry's page and JSON are where the patterns at the top say, from its ID.
+    for e in cat["entries"].as_array().unwrap() {
+        let id = e["id"].as_str().unwrap();
+        assert!(e.get("url").is_none() && e.get("json").is_none(), "{e}");
+        let at = |key: &str| cat[key].as_str().unwrap().replace("{id}", id);
+        assert!(
+            out.join(at("entry_url")).join("index.html").is_file(),
+            "{id}"
+        );
+        assert!(out.join(at("entry_json")).is_file(), "{id}");
+    }
     let e: serde_json::Value = serde_json::from_str(&read(
         &out,
         "api/errors/pytorch/dataset-worker-fork-cuda.json",
@@ -148,7 +159,15 @@ fn machine_readable_outputs_parse() {
     .unwrap();
     assert_eq!(e["entry"]["workarounds"][0]["success_rate"], 95);
     assert_eq!(e["entry"]["dead_ends"][1]["fail_rate"], 95);
-    assert_eq!(e["url"], "errors/pytorch/dataset-worker-fork-cuda/");
+    // Its page's URL is its ID's, and its links are in links.json: neither is repeated here.
+    assert!(e.get("url").is_none() && e.get("links").is_none(), "{e}");
+    let links: serde_json::Value = serde_json::from_str(&read(&out, "api/links.json")).unwrap();
+    let own = serde_json::json!({"type": "entry", "id": "pytorch/dataset-worker-fork-cuda"});
+    assert!(links["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["from"] == own || l["to"] == own));
     assert!(e["entry"]["message"]
         .as_str()
         .unwrap()
@@ -301,5 +320,34 @@ fn entry_json_can_be_left_out() {
     assert!(broken_links(&out, false).is_empty());
     let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
     assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
-    assert!(cat["entries"][0].get("json").is_none());
+    assert!(cat.get("entry_json").is_none(), "no pattern for entry JSON");
+    assert_eq!(cat["entry_url"], "errors/{id}/");
+}
+
+/// An alias worded exactly as the message is no other wording: the page does not show it again
+/// under "Also worded as"; the others stay.
+#[test]
+fn an_alias_that_is_the_message_is_not_shown_again() {
+    let t = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("content"), &t.path().join("content"));
+    std::fs::copy(repo().join("book.toml"), t.path().join("book.toml")).unwrap();
+    let f = t
+        .path()
+        .join("content/errors/pytorch/dataset-worker-fork-cuda.md");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let message = text.lines().next().unwrap().trim_start_matches("# ");
+    let front = format!(
+        "---\naliases:\n  - \"{}\"\n  - \"CUDA cannot be initialized again in a forked child\"\n---\n",
+        message
+    );
+    std::fs::write(&f, format!("{front}{text}")).unwrap();
+    let (_o, out) = build(t.path(), &[]);
+    let html = read(&out, ENTRY);
+    let aliases = html
+        .split("<p class=\"aliases\">")
+        .nth(1)
+        .and_then(|s| s.split("</p>").next())
+        .expect("an Also worded as line");
+    assert!(aliases.contains("CUDA cannot be initialized again in a forked child"));
+    assert!(!aliases.contains("re-initialize"), "{aliases}");
 }

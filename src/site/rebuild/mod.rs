@@ -26,7 +26,6 @@ use crate::core::diag::{Diagnostic, Diagnostics};
 use crate::core::error::{Error, Result};
 use crate::core::model::Catalog;
 use crate::records::RecordSet;
-use crate::render::skeleton::Skeleton;
 use crate::render::Renderer;
 use edit::Edit;
 use std::collections::HashMap;
@@ -48,38 +47,18 @@ pub struct Update {
 }
 
 /// Render the list pages of `r` whose site paths `lists` holds: (index, (site path, HTML)).
-/// The list of all errors comes from its kept skeleton (`render::skeleton`), which is made
-/// again when it no longer holds.
+/// None is long enough to keep between updates: the list of all errors names the domains
+/// instead of the entries on a large catalog (`render::lists::LIST_ALL_ERRORS`).
 fn draw_lists(
     r: &Renderer<'_>,
     lists: &std::collections::HashSet<String>,
-    skeleton: &mut Option<Skeleton>,
 ) -> Result<Vec<(usize, (String, String))>> {
     use rayon::prelude::*;
     let todo: Vec<usize> = (r.lists.pages.iter().enumerate())
         .filter(|(_, p)| lists.contains(&p.path))
         .map(|(i, _)| i)
         .collect();
-    let errors = todo
-        .iter()
-        .position(|&i| r.lists.pages[i].path == "errors/");
-    let (drawn, errors) = rayon::join(
-        || -> Result<Vec<_>> {
-            (todo.par_iter())
-                .filter(|&&i| r.lists.pages[i].path != "errors/")
-                .map(|&i| Ok((i, r.list(i)?)))
-                .collect()
-        },
-        || -> Result<Option<(usize, (String, String))>> {
-            let Some(at) = errors else { return Ok(None) };
-            let (html, kept) = crate::render::skeleton::errors_page(r, skeleton.take())?;
-            *skeleton = kept;
-            Ok(Some((todo[at], ("errors/".to_string(), html))))
-        },
-    );
-    let mut drawn = drawn?;
-    drawn.extend(errors?);
-    Ok(drawn)
+    (todo.par_iter()).map(|&i| Ok((i, r.list(i)?))).collect()
 }
 
 /// The state `serve` keeps between builds.
@@ -104,9 +83,6 @@ pub struct Live {
     /// catalog.json's entries as their JSON, kept so that an update serializes only those it
     /// touched (`None` after a failed update: the next one makes them whole).
     lines: Option<lines::CatalogLines>,
-    /// The list of all errors as a skeleton (`render::skeleton`), made at the first update
-    /// that draws it and again whenever it no longer holds.
-    skeleton: Option<Skeleton>,
 }
 
 impl Live {
@@ -158,7 +134,6 @@ impl Live {
             search: Some(search),
             look,
             lines: Some(lines),
-            skeleton: None,
         };
         Ok((live, report, diags))
     }
@@ -292,7 +267,7 @@ impl Live {
             },
             || {
                 let _t = crate::core::timings::stage("update: lists (beside link)");
-                draw_lists(&r, &lists, &mut self.skeleton)
+                draw_lists(&r, &lists)
             },
         );
         let (graph, before) = linked;
