@@ -307,24 +307,58 @@ impl Graph {
 
     /// Sort links deterministically: by kind, then score (best first), then endpoints.
     pub fn sort(&mut self) {
-        self.sort_by_ends(|l| format!("{:?}{:?}", l.from, l.to));
+        self.sort_by_ends(|l| format!("{:?}{:?}", l.from, l.to).into_boxed_str());
     }
 
     /// `sort`, `key` giving the text a link's ends sort by, `format!("{:?}{:?}", from, to)`
     /// (or something ordered as it is). It is asked once per link: written on every comparison,
-    /// it took a tenth of a large catalog's link stage.
-    pub(crate) fn sort_by_ends<K: Ord>(&mut self, mut key: impl FnMut(&Link) -> K) {
+    /// it took a tenth of a large catalog's link stage. The links' order is sorted, then they
+    /// are moved into it in place: a second list of the links (with their keys) beside the
+    /// first was the link stage's peak on a large catalog.
+    pub(crate) fn sort_by_ends<K: Ord>(&mut self, key: impl FnMut(&Link) -> K) {
         self.ends = OnceLock::new();
-        let mut keyed: Vec<(K, Link)> = std::mem::take(&mut self.links)
-            .into_iter()
-            .map(|l| (key(&l), l))
-            .collect();
-        keyed.sort_by(|(ka, a), (kb, b)| {
+        let keys: Vec<K> = self.links.iter().map(key).collect();
+        let links = &self.links;
+        let mut order: Vec<u32> = (0..links.len() as u32).collect();
+        order.sort_by(|&x, &y| {
+            let (a, b) = (&links[x as usize], &links[y as usize]);
             (a.kind as u8)
                 .cmp(&(b.kind as u8))
                 .then(b.score.total_cmp(&a.score))
-                .then_with(|| ka.cmp(kb))
+                .then_with(|| keys[x as usize].cmp(&keys[y as usize]))
         });
-        self.links = keyed.into_iter().map(|(_, l)| l).collect();
+        drop(keys);
+        permute(&mut self.links, order);
+    }
+}
+
+/// Put `v` in `order` (the item at `i` becomes the one at `order[i]`), one cycle of the
+/// permutation at a time, by swaps.
+fn permute<T>(v: &mut [T], mut order: Vec<u32>) {
+    for start in 0..v.len() {
+        let mut i = start;
+        loop {
+            let src = order[i] as usize;
+            order[i] = i as u32;
+            if src == start || src == i {
+                break;
+            }
+            v.swap(i, src);
+            i = src;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_permutation_put_in_place_is_the_list_in_that_order() {
+        let orders: [&[u32]; 5] = [&[], &[0], &[1, 0], &[2, 0, 1], &[3, 1, 4, 0, 2, 5]];
+        for order in orders {
+            let mut v: Vec<u32> = (0..order.len() as u32).map(|x| x * 10).collect();
+            let want: Vec<u32> = order.iter().map(|&i| v[i as usize]).collect();
+            super::permute(&mut v, order.to_vec());
+            assert_eq!(v, want, "{order:?}");
+        }
     }
 }

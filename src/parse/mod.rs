@@ -4,7 +4,7 @@
 //! (`duplicate_id`) and between entries and articles (`bad_id`). Parse never reads files.
 
 pub(crate) mod article;
-mod compact;
+pub(crate) mod compact;
 pub(crate) mod entry;
 pub(crate) mod frontmatter;
 pub(crate) mod lean;

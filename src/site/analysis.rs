@@ -118,6 +118,10 @@ pub(crate) fn analyse_then(
     if !scope.drafts {
         catalog.drop_drafts();
     }
+    if lean_entries {
+        let _t = stage("  compact");
+        crate::parse::compact::afresh(&mut catalog.entries);
+    }
     parsed(&catalog, &diags);
     let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
@@ -158,6 +162,8 @@ pub(crate) fn analyse_then(
                 crate::parse::lean::linked(e);
             }
         }
+        let _t = stage("  compact linked");
+        crate::parse::compact::afresh(&mut catalog.entries);
     }
     diags.sort();
     Ok(Analysis {

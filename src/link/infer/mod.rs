@@ -4,6 +4,7 @@
 
 pub(crate) mod articles;
 mod coded;
+mod features;
 pub(crate) mod index;
 pub(crate) mod keys;
 pub(crate) mod related;

@@ -7,7 +7,8 @@
 //! entries whose message has a word the edit added or removed (its rarity changed). The ranking
 //! (`related::top`) is then taken again over all candidates, as `related::infer` takes it.
 
-use super::related::{apis, code_key, idf_of, keys, top, words, Features, RARE};
+use super::features::{keys, Features, Key};
+use super::related::{top, RARE};
 use crate::core::model::{Catalog, Entry};
 use crate::link::{Evidence, Link};
 use std::collections::{BTreeSet, HashMap};
@@ -46,14 +47,14 @@ impl Kept {
         let cands = (self.cands.iter())
             .map(|(&(a, b), (s, ev))| (a, b, *s, ev))
             .collect();
-        top(catalog, cands, Vec::clone)
+        top(catalog, cands, |_, _, ev| ev.clone())
     }
 
     /// Whether `pairs` draws (`a`, `b`) now: they share a key whose list draws pairs.
     fn drawn(&self, catalog: &Catalog, a: usize, b: usize) -> bool {
         let e = &catalog.entries[a];
         keys(e, &self.f.msg[a], &self.f.api[a]).iter().any(|k| {
-            (self.f.post.get(k)).is_some_and(|l| draws(l.len()) && l.binary_search(&b).is_ok())
+            (self.f.list(k)).is_some_and(|l| draws(l.len()) && l.binary_search(&(b as u32)).is_ok())
         })
     }
 
@@ -80,58 +81,53 @@ impl Kept {
 
     /// Entry `i` changed from `old` to `new` in place (`catalog` is the catalog now).
     pub(crate) fn replace_entry(&mut self, catalog: &Catalog, i: usize, old: &Entry, new: &Entry) {
-        let n = catalog.entries.len();
+        // Numbered first: a new name renumbers every entry's lists, the old ones of `i` too.
+        let (mn, an) = self.f.number(new);
         let (mo, ao) = (
             std::mem::take(&mut self.f.msg[i]),
             std::mem::take(&mut self.f.api[i]),
         );
-        let (mn, an) = (words(&new.message), apis(new));
-        let ko: BTreeSet<String> = keys(old, &mo, &ao).into_iter().collect();
-        let kn: BTreeSet<String> = keys(new, &mn, &an).into_iter().collect();
+        let ko: BTreeSet<Key> = keys(old, &mo, &ao).into_iter().collect();
+        let kn: BTreeSet<Key> = keys(new, &mn, &an).into_iter().collect();
         let mut affected: BTreeSet<usize> = BTreeSet::from([i]);
+        let at = i as u32;
         for k in ko.difference(&kn) {
-            if let Some(l) = self.f.post.get_mut(k) {
+            if let Some(l) = self.f.list(k) {
                 let before = draws(l.len());
-                l.retain(|&x| x != i);
+                let l = self.f.list_or_new(k);
+                l.retain(|&x| x != at);
                 if before != draws(l.len()) {
-                    affected.extend(l.iter().copied());
+                    affected.extend(l.iter().map(|&x| x as usize));
                 }
-                if l.is_empty() {
-                    self.f.post.remove(k);
-                }
+                self.f.drop_if_empty(k);
             }
         }
         for k in kn.difference(&ko) {
-            let l = self.f.post.entry(k.clone()).or_default();
+            let l = self.f.list_or_new(k);
             let before = draws(l.len());
-            let at = l.partition_point(|&x| x < i);
-            l.insert(at, i);
+            let p = l.partition_point(|&x| x < at);
+            l.insert(p, at);
             if before != draws(l.len()) {
-                affected.extend(l.iter().copied());
+                affected.extend(l.iter().map(|&x| x as usize));
             }
         }
         if old.error_code != new.error_code {
             for c in old.error_code.iter().chain(&new.error_code) {
-                let k = code_key(c);
-                affected.extend(self.f.post.get(&k).into_iter().flatten().copied());
+                let l = self.f.list(&Key::code(c));
+                affected.extend(l.into_iter().flatten().map(|&x| x as usize));
             }
         }
-        for w in mo.symmetric_difference(&mn) {
-            let d = self.f.df.entry(w.clone()).or_default();
-            if mn.contains(w) {
+        let (so, sn): (BTreeSet<u32>, BTreeSet<u32>) =
+            (mo.iter().copied().collect(), mn.iter().copied().collect());
+        for &w in so.symmetric_difference(&sn) {
+            let d = &mut self.f.df[w as usize];
+            if sn.contains(&w) {
                 *d += 1;
             } else {
                 *d = d.saturating_sub(1);
             }
-            if *d == 0 {
-                self.f.df.remove(w);
-                self.f.idf.remove(w);
-            } else {
-                let v = idf_of(n, *d);
-                self.f.idf.insert(w.clone(), v);
-            }
-            let k = format!("w:{w}");
-            affected.extend(self.f.post.get(&k).into_iter().flatten().copied());
+            let l = self.f.list(&Key::Word(w));
+            affected.extend(l.into_iter().flatten().map(|&x| x as usize));
         }
         self.f.msg[i] = mn;
         self.f.api[i] = an;
@@ -140,10 +136,11 @@ impl Kept {
             pairs.extend(self.by[x].iter().map(|&y| (x.min(y), x.max(y))));
             let e = &catalog.entries[x];
             for k in keys(e, &self.f.msg[x], &self.f.api[x]) {
-                let Some(l) = self.f.post.get(&k).filter(|l| draws(l.len())) else {
+                let Some(l) = self.f.list(&k).filter(|l| draws(l.len())) else {
                     continue;
                 };
-                pairs.extend(l.iter().filter(|&&y| y != x).map(|&y| (x.min(y), x.max(y))));
+                let others = l.iter().map(|&y| y as usize).filter(|&y| y != x);
+                pairs.extend(others.map(|y| (x.min(y), x.max(y))));
             }
         }
         for (a, b) in pairs {
