@@ -7,9 +7,69 @@
 //! by strings were the link stage's largest part of memory on a large catalog.
 //! How a pair is scored is `related`'s job; `related_kept` changes these in place.
 
-use super::related::{apis, words};
 use crate::core::model::{Catalog, Entry};
+use crate::link::code::Kind;
+use crate::link::text;
 use std::collections::{BTreeSet, HashMap};
+
+/// A word or API name in more entries than this is too common to suggest a pair.
+pub(super) const RARE: usize = 50;
+const STOP: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "to",
+    "of",
+    "in",
+    "on",
+    "for",
+    "is",
+    "be",
+    "and",
+    "or",
+    "with",
+    "you",
+    "must",
+    "use",
+    "not",
+    "at",
+    "by",
+    "it",
+    "this",
+    "that",
+    "as",
+    "but",
+    "was",
+    "are",
+    "were",
+    "from",
+    "can",
+    "cannot",
+    "no",
+    "error",
+    text::NUM,
+    text::PATH,
+];
+
+pub(super) fn words(message: &str) -> BTreeSet<String> {
+    text::words_of(message)
+        .into_iter()
+        .filter(|w| w.len() > 2 && !STOP.contains(&w.as_str()))
+        .collect()
+}
+
+pub(super) fn apis(e: &Entry) -> BTreeSet<String> {
+    super::snippets::named_of(e)
+        .into_iter()
+        .flat_map(|n| n.toks)
+        .filter_map(|t| match t.kind {
+            Kind::Call { name, .. } if name.contains('_') || name.len() > 6 => Some(name),
+            Kind::Setting { key, .. } => Some(key),
+            Kind::Ident { name } => Some(name),
+            _ => None,
+        })
+        .collect()
+}
 
 /// The catalog's message words and API names, numbered in lexical order.
 #[derive(Default)]
@@ -210,7 +270,7 @@ impl Features {
             let Some(list) = self.list(&k) else {
                 continue;
             };
-            if list.len() < 2 || list.len() > super::related::RARE {
+            if list.len() < 2 || list.len() > RARE {
                 continue;
             }
             out.extend(list.iter().map(|&b| b as usize).filter(|&b| b > a));

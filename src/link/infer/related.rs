@@ -5,75 +5,13 @@
 //! `features`), so the cost follows the number of entries that share something, not entries
 //! squared.
 
-use super::features::{common, either, Features, Key};
+use super::features::{apis, common, either, words, Features, Key};
 use super::round2;
 use crate::core::model::{Catalog, Entry};
-use crate::link::code::Kind;
-use crate::link::text;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
-use std::collections::BTreeSet;
 
-/// A word or API name in more entries than this is too common to suggest a pair.
-pub(super) const RARE: usize = 50;
 /// At most this many related candidates per entry.
 const PER_ENTRY: usize = 5;
-
-const STOP: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "to",
-    "of",
-    "in",
-    "on",
-    "for",
-    "is",
-    "be",
-    "and",
-    "or",
-    "with",
-    "you",
-    "must",
-    "use",
-    "not",
-    "at",
-    "by",
-    "it",
-    "this",
-    "that",
-    "as",
-    "but",
-    "was",
-    "are",
-    "were",
-    "from",
-    "can",
-    "cannot",
-    "no",
-    "error",
-    text::NUM,
-    text::PATH,
-];
-
-pub(super) fn words(message: &str) -> BTreeSet<String> {
-    text::words_of(message)
-        .into_iter()
-        .filter(|w| w.len() > 2 && !STOP.contains(&w.as_str()))
-        .collect()
-}
-
-pub(super) fn apis(e: &Entry) -> BTreeSet<String> {
-    super::snippets::named_of(e)
-        .into_iter()
-        .flat_map(|n| n.toks)
-        .filter_map(|t| match t.kind {
-            Kind::Call { name, .. } if name.contains('_') || name.len() > 6 => Some(name),
-            Kind::Setting { key, .. } => Some(key),
-            Kind::Ident { name } => Some(name),
-            _ => None,
-        })
-        .collect()
-}
 
 /// Whether `a` and `b` (two versions of one entry) look the same to this inference: the same ID,
 /// message words, API names, error code and category. When every changed entry does, and no

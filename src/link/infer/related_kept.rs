@@ -7,8 +7,9 @@
 //! entries whose message has a word the edit added or removed (its rarity changed). The ranking
 //! (`related::top`) is then taken again over all candidates, as `related::infer` takes it.
 
+use super::features::RARE;
 use super::features::{keys, Features, Key};
-use super::related::{top, RARE};
+use super::related::top;
 use crate::core::model::{Catalog, Entry};
 use crate::link::{Evidence, Link};
 use std::collections::{BTreeSet, HashMap};
