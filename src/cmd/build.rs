@@ -74,6 +74,15 @@ fn show_progress() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
 }
 
+/// How long a build runs before its bar is drawn: a second, or `ERRBOOK_PROGRESS_AFTER_MS`
+/// (the tests draw it at once, whatever the machine's speed).
+fn progress_after() -> Duration {
+    std::env::var("ERRBOOK_PROGRESS_AFTER_MS")
+        .ok()
+        .and_then(|ms| ms.trim().parse().ok())
+        .map_or(Duration::from_secs(1), Duration::from_millis)
+}
+
 /// Pages rendered of all, drawn once the build has taken a second (a quick build shows nothing).
 struct Bar {
     pb: ProgressBar,
@@ -95,9 +104,10 @@ impl Bar {
 
     fn callback(&self) -> OnProgress {
         let (pb, start, shown) = (self.pb.clone(), self.start, self.shown.clone());
+        let after = progress_after();
         OnProgress(Arc::new(move |done, total| {
             if !shown.load(Ordering::Relaxed) {
-                if start.elapsed() < Duration::from_secs(1) {
+                if start.elapsed() < after {
                     return;
                 }
                 if shown.swap(true, Ordering::AcqRel) {

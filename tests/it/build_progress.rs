@@ -1,10 +1,11 @@
-//! The build's progress display: pages rendered of all, on a terminal only, after a second;
-//! a build whose stderr is a pipe, or one in CI, prints nothing but its own lines.
+//! The build's progress display: pages rendered of all, on a terminal only, after a second
+//! (here at once: `ERRBOOK_PROGRESS_AFTER_MS=0`, so that a fast machine shows it too); a build
+//! whose stderr is a pipe, or one in CI, prints nothing but its own lines.
 
 use crate::common::{errbook, repo};
 use std::path::Path;
 
-/// A synthetic catalog large enough that its build takes more than a second in a test build.
+/// A synthetic catalog of a few hundred pages.
 fn catalog(out: &Path) -> std::path::PathBuf {
     let o = crate::common::synth()
         .current_dir(repo())
@@ -27,6 +28,7 @@ fn a_build_into_a_pipe_prints_no_progress() {
         .args(["build", "-d"])
         .arg(tmp.path().join("out"))
         .env_remove("CI")
+        .env("ERRBOOK_PROGRESS_AFTER_MS", "0")
         .output()
         .unwrap();
     assert!(o.status.success());
@@ -57,6 +59,7 @@ fn on_a_terminal(root: &Path, out: &Path, ci: bool) -> Option<String> {
     let mut c = std::process::Command::new("script");
     c.args(["-qec", &cmd, "/dev/null"]);
     c.env_remove("CI");
+    c.env("ERRBOOK_PROGRESS_AFTER_MS", "0");
     if ci {
         c.env("CI", "true");
     }
