@@ -48,6 +48,22 @@ pub struct Index {
     pub post: Vec<Vec<u32>>,
 }
 
+impl Index {
+    /// The format's version.
+    pub(crate) const VERSION: u32 = 2;
+
+    /// An index whose documents are held elsewhere (`DocRef`s beside it).
+    pub(crate) fn without_docs(arts: Vec<Art>, terms: Vec<String>, post: Vec<Vec<u32>>) -> Index {
+        Index {
+            v: Index::VERSION,
+            docs: Vec::new(),
+            arts,
+            terms,
+            post,
+        }
+    }
+}
+
 /// An entry as the index ships it: `[id, message, [article numbers], [aliases]]` (a JSON
 /// array, the compact form the browser reads). The message and aliases are what the ranking's
 /// second pass matches a paste against. Owned in an `Index`; a build writes the files from
@@ -234,14 +250,7 @@ pub(crate) fn build_borrowed<'a>(cat: &'a Catalog, graph: &Graph) -> (Index, Vec
         })
         .collect();
     let (terms, post) = postings(cat, &disc, &avg);
-    let idx = Index {
-        v: 2,
-        docs: Vec::new(),
-        arts,
-        terms,
-        post,
-    };
-    (idx, docs)
+    (Index::without_docs(arts, terms, post), docs)
 }
 
 /// The articles that any entry links to, numbered in catalog order: (catalog position ->

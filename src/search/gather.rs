@@ -256,13 +256,7 @@ pub(crate) fn index<'a>(cat: &'a Catalog, graph: &Graph, vocab: Vocab) -> (Index
     }
     drop((last, parts));
     let (terms, post) = sorted(names, post);
-    let idx = Index {
-        v: 2,
-        docs: Vec::new(),
-        arts,
-        terms,
-        post,
-    };
+    let idx = Index::without_docs(arts, terms, post);
     (idx, docs)
 }
 

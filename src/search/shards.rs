@@ -325,7 +325,7 @@ mod tests {
 
     fn index(terms: &[&str]) -> Index {
         Index {
-            v: 2,
+            v: Index::VERSION,
             docs: vec![Doc("a".into(), "x".into(), vec![], vec![])],
             arts: vec![],
             terms: terms.iter().map(|t| t.to_string()).collect(),
