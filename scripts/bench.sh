@@ -29,8 +29,8 @@
 # https://github.com/getzola/zola), ZOLA_TAG (default v0.22.1, the newest release when this was
 # written and the one issue #17 measured), FIRST_QUERIES (default 30: pasted and as many
 # typed queries for scripts/search-bench/first-query.mjs on the largest of SIZES, hosted and
-# from file:// (an --offline build of it); 0 skips; needs Chromium, node and playwright-core,
-# installed when missing), FIRST_QUERIES_BIG (default 10: the same on each BIG site, hosted only,
+# from file:// (an --offline build of it); 0 skips; needs Chromium and node, installed when
+# missing), FIRST_QUERIES_BIG (default 10: the same on each BIG site, hosted only,
 # before it is deleted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -109,11 +109,7 @@ FIRST_QUERIES=${FIRST_QUERIES:-30}
 FIRST_QUERIES_BIG=${FIRST_QUERIES_BIG:-10}
 first_query_tools() {
   [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || apt_install chromium
-  command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
-  if [ ! -d "$REPO/scripts/search-bench/node_modules/playwright-core" ]; then
-    say "installing playwright-core (npm ci; no browser is downloaded)"
-    (cd "$REPO/scripts/search-bench" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
-  fi
+  command -v node >/dev/null || apt_install nodejs
 }
 first_query() {
   local label=$1 n=$2 hosted=$3 offline=${4:-}
@@ -341,7 +337,7 @@ if m:
 else:
     print(f": {incr}")
 if firsts:
-    print(f"\nfirst query in Chromium (scripts/search-bench/first-query.mjs: each query in a new browser context, gzip bytes of the search files the page fetched, preloaded ones included; after: asked at the load event, or once the page preloaded)")
+    print(f"\nfirst query in Chromium (scripts/search-bench/first-query.mjs: each query in a new Chromium once it has settled, no DevTools protocol attached, gzip bytes of the search files the page fetched, preloaded ones included; after: asked at the load event, or once the page preloaded)")
     print(f"{'site':<18} {'mode':<8} {'kind':<7} {'after':<8} {'bytes median':>13} {'max':>9} {'time median':>12} {'p90':>8}")
     for label, mode, kind, after, bmed, bmax, ms, p90 in firsts:
         print(f"{label:<18} {mode:<8} {kind:<7} {after:<8} {int(bmed)/1e6:>10.3f} MB {int(bmax)/1e6:>6.3f} MB {float(ms):>9.1f} ms {float(p90):>5.1f} ms")

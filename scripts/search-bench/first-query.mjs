@@ -9,10 +9,12 @@
 //   node first-query.mjs --hosted OUT [--offline OUT] [--queries N] [--seed N] [--json FILE]
 //                        [--after load|preload|load,preload]
 //
-// Without --offline only the hosted build is measured (a large catalog built once).
+// Without --offline only the hosted build is measured (a large catalog built once). --offline
+// writes three files into that build while it runs (__go.html, __fq.html, __fq.js) and removes them.
 //
-// Each query runs in a new browser context (nothing cached). `--after load` (the default): the
-// query is asked as soon as the page's load event is seen ("cold"); `--after preload`: once the
+// Each query runs in a new Chromium (its own profile: nothing cached), with no DevTools
+// protocol attached (below). `--after load` (the default): the query is asked at the page's
+// load event ("cold"); `--after preload`: once the
 // page has preloaded what every query needs (search.js does it when the page is idle or the box
 // is reached for; the time it was ready, from navigation, is printed), a reader who pastes a
 // moment after the page is up; `--after load,preload` runs both, alternately. Bytes and files
@@ -28,10 +30,8 @@ import path from "node:path";
 import http from "node:http";
 import zlib from "node:zlib";
 import { pathToFileURL, fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-const { chromium } = require("playwright-core");
+import os from "node:os";
+import { spawn } from "node:child_process";
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => { const i = argv.indexOf("--" + name); return i < 0 ? def : argv[i + 1]; };
@@ -68,71 +68,147 @@ function gz(file) {
   return gzCache.get(file);
 }
 
-// ---- a static server for the hosted build ---------------------------------------------------
+// ---- the page's side ------------------------------------------------------------------------
+// Chromium runs as a reader's does: launched on the page, with no DevTools protocol attached
+// (Playwright's network instrumentation, on every request, took as long as the fetching
+// itself on 2 cores). The page is given this script, which asks the query from the page
+// (at its load event, or once it has preloaded), through the function the search box calls
+// (window.errbookSearch.query), and posts what it saw back here. The query comes in the URL's
+// fragment. Offline, the search files a page reads are the <script> tags search.js adds (and
+// removes once loaded): the script, first in <head>, watches for them.
+const PAGE_JS = `(function () {
+  var m = /#fq=(.*)$/.exec(location.hash);
+  if (!m) return;
+  var job = JSON.parse(decodeURIComponent(m[1])), files = [];
+  new MutationObserver(function (recs) {
+    recs.forEach(function (r) { r.addedNodes.forEach(function (n) {
+      if (n.tagName === "SCRIPT" && n.src.indexOf("/search/") >= 0) files.push(n.src);
+    }); });
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  function report(out) {
+    out.files = files;
+    fetch(job.report, { method: "POST", mode: "no-cors", body: JSON.stringify(out) });
+  }
+  async function run() {
+    var S = window.errbookSearch;
+    // A page without preload (an older build) is measured cold either way.
+    if (job.after === "preload" && S.preload) await S.preload();
+    var ready = performance.now();
+    var t0 = performance.now();
+    var a = await S.query(job.text, 8);
+    var ms = performance.now() - t0;
+    // The ranking alone, once its shards are in: the same query again.
+    var t1 = performance.now();
+    S.search(S.state.idx, job.text, 8);
+    var rank = performance.now() - t1;
+    var ids = a.hits.map(function (h) { var d = S.state.idx.doc(h.doc); return [d ? d[0] : h.doc, h.score]; });
+    // Where the time went (search-rank.js's query() notes it; an older build does not).
+    var sum = function (xs) { return (xs || []).reduce(function (n, x) { return n + x; }, 0); };
+    return { ms: ms, rank: rank, ready: ready, compute: a.timing ? sum(a.timing.compute) : null,
+      wait: a.timing ? sum(a.timing.wait) : null, steps: a.timing || null, rounds: a.rounds,
+      top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
+  }
+  addEventListener("load", function () {
+    setTimeout(function () {
+      run().then(report, function (e) { report({ error: String(e && e.stack || e) }); });
+    }, 0);
+  });
+})();
+`;
+// Where each browser starts: a blank page that waits for Chromium to settle (a browser just
+// launched is busy for a second or two with its own start), then goes to the page, as a reader
+// does in a browser already open.
+const SETTLE_MS = +(process.env.FQ_SETTLE_MS || 1000);
+const GO_HTML = `<!doctype html><title>first query</title><script>setTimeout(function () { location.replace(decodeURIComponent(location.hash.slice(1))); }, ${SETTLE_MS});</script>`;
+const inject = (html, csp) => {
+  let out = html.replace(/<head>/i, `<head><script src="${csp ? "" : "/"}__fq.js"></script>`);
+  // Offline the page posts to the server here: its policy lets it connect nowhere else.
+  if (csp) out = out.replace("connect-src 'self'", `connect-src 'self' ${csp}`);
+  return out;
+};
+
+// ---- the server: the hosted build, and where pages report ----------------------------------
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".css": "text/css", ".svg": "image/svg+xml" };
+let served = [], reported = null;
 const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  const url = new URL(req.url, "http://x");
+  let p = decodeURIComponent(url.pathname);
+  if (p === "/__result") {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => { res.writeHead(204, { "access-control-allow-origin": "*" }); res.end(); if (reported) reported(JSON.parse(body)); });
+    return;
+  }
+  if (p === "/__go.html") { res.writeHead(200, { "content-type": "text/html" }); res.end(GO_HTML); return; }
+  if (p === "/__fq.js") { res.writeHead(200, { "content-type": "text/javascript" }); res.end(PAGE_JS); return; }
   if (p.endsWith("/")) p += "index.html";
   const file = path.join(HOSTED, path.normalize(p));
   if (!file.startsWith(path.resolve(HOSTED)) || !fs.existsSync(file) || !fs.statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+  if (p.startsWith("/search/")) served.push(file);
   // Sent as they are: the bytes counted are each file's gzip -9 size (what a host that
   // precompresses sends), but compressing here, on a file's first request, would be counted in
   // the query's time (seconds on a large site's shards), which a precompressing host never pays.
-  const body = fs.readFileSync(file);
+  let body = fs.readFileSync(file);
+  if (p === "/index.html") body = inject(body.toString());
   res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
   res.end(body);
 });
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const BASE = `http://127.0.0.1:${server.address().port}`;
 
-// ---- one first query ------------------------------------------------------------------------
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--allow-file-access-from-files"] });
-async function first(url, fileOf, q, after) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  const files = [];
-  page.on("request", (r) => { const f = fileOf(r.url()); if (f) files.push(f); });
-  await page.goto(url, { waitUntil: "load" });
-  const out = await page.evaluate(async ([text, after]) => {
-    const S = window.errbookSearch;
-    // A page without preload (an older build) is measured cold either way.
-    if (after === "preload" && S.preload) await S.preload();
-    const ready = performance.now();
-    const t0 = performance.now();
-    const a = await S.query(text, 8);
-    const ms = performance.now() - t0;
-    // The ranking alone, once its shards are in: the same query again.
-    const t1 = performance.now();
-    S.search(S.state.idx, text, 8);
-    const rank = performance.now() - t1;
-    const ids = a.hits.map((h) => { const d = S.state.idx.doc(h.doc); return [d ? d[0] : h.doc, h.score]; });
-    // Where the time went (search-rank.js's query() notes it; an older build does not).
-    const sum = (xs) => (xs || []).reduce((n, x) => n + x, 0);
-    const compute = a.timing ? sum(a.timing.compute) : null, wait = a.timing ? sum(a.timing.wait) : null;
-    return { ms, rank, ready, compute, wait, steps: a.timing || null, rounds: a.rounds, top: a.hits.length ? S.state.idx.doc(a.hits[0].doc)[0] : null, hits: ids };
-  }, [q.text, after]);
-  await ctx.close();
-  return { ...out, files: files.length, bytes: files.reduce((n, f) => n + gz(f), 0) };
+// The offline build's page, with the script: two files beside its index.html, removed at the end.
+const OFF_PAGE = OFFLINE ? path.join(path.resolve(OFFLINE), "__fq.html") : null;
+if (OFFLINE) {
+  fs.writeFileSync(path.join(OFFLINE, "__fq.js"), PAGE_JS);
+  fs.writeFileSync(path.join(OFFLINE, "__go.html"), GO_HTML);
+  fs.writeFileSync(OFF_PAGE, inject(fs.readFileSync(path.join(OFFLINE, "index.html"), "utf8"), BASE));
+}
+const cleanup = () => { if (OFFLINE) for (const f of ["__fq.js", "__fq.html", "__go.html"]) fs.rmSync(path.join(OFFLINE, f), { force: true }); };
+process.on("exit", cleanup);
+
+// ---- one first query: a fresh browser (nothing cached) on the page -------------------------
+const FLAGS = ["--headless", "--no-sandbox", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+  "--allow-file-access-from-files", "--mute-audio", "--disable-gpu"];
+async function first(go, url, fileOf, q, after) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "errbook-fq-"));
+  served = [];
+  const job = encodeURIComponent(JSON.stringify({ text: q.text, after, report: BASE + "/__result" }));
+  const got = new Promise((resolve, reject) => {
+    reported = resolve;
+    setTimeout(() => reject(new Error(`no answer in 60 s from ${url}`)), 60000).unref();
+  });
+  const chrome = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${dir}`, `${go}#${encodeURIComponent(`${url}#fq=${job}`)}`], { stdio: "ignore", detached: true });
+  const exited = new Promise((r) => chrome.on("exit", r));
+  try {
+    const out = await got;
+    if (out.error) throw new Error(`${url}: ${out.error}`);
+    const files = fileOf(out.files);
+    return { ...out, files: files.length, bytes: files.reduce((n, f) => n + gz(f), 0) };
+  } finally {
+    reported = null;
+    try { process.kill(-chrome.pid, "SIGKILL"); } catch {}
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
 }
 
-const hostedFile = (u) => u.startsWith(BASE + "/search/") ? path.join(HOSTED, new URL(u).pathname) : null;
-const offDir = OFFLINE ? pathToFileURL(path.resolve(OFFLINE)).href : null;
-const offlineFile = (u) => offDir && u.startsWith(offDir + "/search/") ? fileURLToPath(u) : null;
+const hostedFiles = () => served;
+const offlineFiles = (srcs) => srcs.filter((u) => u.startsWith("file:")).map((u) => fileURLToPath(u.split("#")[0]));
 
 const runs = { hosted: [], offline: [] };
 for (const q of queries) {
   for (const after of AFTER) {
-    runs.hosted.push({ kind: q.kind, after, ...(await first(`${BASE}/index.html`, hostedFile, q, after)) });
-    if (offDir) runs.offline.push({ kind: q.kind, after, ...(await first(`${offDir}/index.html`, offlineFile, q, after)) });
+    runs.hosted.push({ kind: q.kind, after, ...(await first(`${BASE}/__go.html`, `${BASE}/index.html`, hostedFiles, q, after)) });
+    if (OFFLINE) runs.offline.push({ kind: q.kind, after, ...(await first(pathToFileURL(path.join(path.resolve(OFFLINE), "__go.html")).href, pathToFileURL(OFF_PAGE).href, offlineFiles, q, after)) });
   }
 }
-await browser.close();
 server.close();
 
 // ---- the figures ----------------------------------------------------------------------------
 const q = (xs, p) => { const v = [...xs].sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(p * v.length))]; };
 const kb = (b) => (b / 1e6).toFixed(3) + " MB";
-console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new browser context (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
+console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new Chromium, no DevTools protocol attached (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
 console.log("mode     kind    after    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max  ready at ms median  computing / waiting ms median");
 const rows = [];
 for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {
