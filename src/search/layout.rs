@@ -15,7 +15,8 @@ pub struct Layout {
     /// most 24 of these whatever the catalog's size. A query's best lie close together (entries
     /// in their files' order: an error's family shares a folder or a name's start), so fewer,
     /// larger shards cost a first query few bytes more and spare it requests: a browser opens
-    /// at most six at a time to a host, and each round waits for its last.
+    /// at most six at a time to a host, and each round waits for its last. (At 10,000 entries a
+    /// paste's documents were in 2.6 files of 128, 1.4 of 512: a kilobyte or two gzipped each.)
     pub docs: usize,
     /// Articles per article shard.
     pub arts: usize,
@@ -32,7 +33,7 @@ impl Default for Layout {
         Layout {
             run_min: 6 * 1024,
             run_max: 24 * 1024,
-            docs: 128,
+            docs: 512,
             arts: 64,
             long: 4096,
             tier: 256,

@@ -95,12 +95,12 @@
     "NCCL error: unhandled cuda error, memory allocation failed"
   ];
   // The made-up index: the site's shape (src/search/shards.rs: two runs of terms, common
-  // terms in impact tiers, entries 128 a shard) over as many entries as the site has (so the
+  // terms in impact tiers, its entries a shard) over as many entries as the site has (so the
   // ranking's buffers are the ones the first query uses), a few thousand of them with terms.
   var WARM_TERMS = ["alloc", "assert", "cuda", "devic", "error", "memory", "nccl", "out", "trigger", "unhandl"];
   var WARM_LONG = { cuda: 1, error: 1, memory: 1, out: 1 };
   var WARM_DFS = [900, 3000, 3000, 2500, 400, 300, 2000, 900, 3000, 3000, 2500, 400];
-  function warmIndex(n) {
+  function warmIndex(n, per) {
     n = Math.max(n || 0, 4096);
     var seed = 7, files = {}, runs = [[], []], T = WARM_TERMS.length;
     var rand = function () { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed / 4294967296; };
@@ -138,7 +138,7 @@
     Object.keys(lens).forEach(function (l) { files["l/" + l] = lens[l]; });
     var msgs = ["CUDA error: out of memory", "CUDA error: device-side assert triggered",
       "NCCL error: unhandled cuda error", "CUDA out of memory. Tried to allocate <size>"];
-    var manifest = { v: 4, n: n, weak: state.weak, count: T, docs: 128, arts: 64, nArts: 0,
+    var manifest = { v: 4, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
       t: [["w0", WARM_TERMS[0], 0], ["w1", WARM_TERMS[T / 2], T / 2]],
       lens: Object.keys(lens).map(Number) };
     return {
@@ -146,7 +146,7 @@
       fetch: function (name) {
         if (!files[name] && name.indexOf("d/") === 0) {
           var k = +name.slice(2), docs = [];
-          for (var d = k * 128; d < Math.min(n, k * 128 + 128); d++) {
+          for (var d = k * per; d < Math.min(n, k * per + per); d++) {
             var aliases = d % 3 ? [] : [msgs[(d + 1) % msgs.length]];
             docs.push(["W" + d, msgs[d % msgs.length], [], aliases, WARM_DFS]);
           }
@@ -162,7 +162,7 @@
       warmed = load().then(function (ix) {
         // One made-up index for every step (each a fresh view of it): less for the collector
         // to sweep, maybe in the middle of the first query.
-        var w = warmIndex(ix.n);
+        var w = warmIndex(ix.n, ix.manifest.docs || 128);
         return new Promise(function (resolve) {
           (function step(k) {
             if (asked || k >= WARM_QUERIES.length * 2) return resolve(ix);
