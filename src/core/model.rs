@@ -35,10 +35,14 @@ impl Catalog {
             .ok()
             .map(|i| &self.articles[i])
     }
-    /// Sort both lists by ID so lookups and output order are deterministic.
+    /// Sort both lists by ID, then path, so lookups and output order are deterministic. In
+    /// place: a stable sort's buffer would be half the entries again (hundreds of MB at a
+    /// million), and paths are unique, so the order is the same.
     pub fn sort(&mut self) {
-        self.entries.sort_by(|a, b| a.id.cmp(&b.id));
-        self.articles.sort_by(|a, b| a.id.cmp(&b.id));
+        self.entries
+            .sort_unstable_by(|a, b| a.id.cmp(&b.id).then_with(|| a.source.cmp(&b.source)));
+        self.articles
+            .sort_unstable_by(|a, b| a.id.cmp(&b.id).then_with(|| a.source.cmp(&b.source)));
     }
 
     /// Leave out the drafts (`draft: true`); how many there were.

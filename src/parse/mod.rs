@@ -149,21 +149,22 @@ fn check_duplicates(
 }
 
 /// Keep the first of each run of items with one ID (`items` is sorted by ID, then path); report
-/// each other one as `(id, first's path, its path)`.
+/// each other one as `(id, first's path, its path)`. In place: a second list would hold every
+/// entry again.
 fn drop_repeats<T>(
     items: &mut Vec<T>,
     key: fn(&T) -> (&String, &PathBuf),
     report: &mut impl FnMut(&str, &Path, &Path),
 ) {
-    let mut keep: Vec<T> = Vec::with_capacity(items.len());
-    for item in std::mem::take(items) {
-        let (id, path) = key(&item);
-        match keep.last().map(key) {
-            Some((prev_id, first)) if prev_id == id => report(id, first, path),
-            _ => keep.push(item),
+    // `dedup_by` hands the later item first and the kept one before it second.
+    items.dedup_by(|later, kept| {
+        let ((id, path), (first_id, first)) = (key(later), key(kept));
+        let repeat = id == first_id;
+        if repeat {
+            report(id, first, path);
         }
-    }
-    *items = keep;
+        repeat
+    });
 }
 
 /// The error for `file` when an earlier file, `first`, already has its ID `id`: located at the
@@ -230,5 +231,24 @@ mod tests {
             exception_of("KeyboardInterrupt").as_deref(),
             Some("KeyboardInterrupt")
         );
+    }
+
+    #[test]
+    fn repeats_keep_the_first_path_and_report_each_other() {
+        let item = |id: &str, path: &str| (id.to_string(), PathBuf::from(path));
+        let mut items = vec![
+            item("a", "x/a.md"),
+            item("a", "y/a.md"),
+            item("b", "b.md"),
+            item("b", "x/b.md"),
+            item("b", "y/b.md"),
+            item("c", "c.md"),
+        ];
+        let mut seen = Vec::new();
+        drop_repeats(&mut items, |(id, path)| (id, path), &mut |id, first, path| {
+            seen.push(format!("{id} {} {}", first.display(), path.display()))
+        });
+        assert_eq!(items, [item("a", "x/a.md"), item("b", "b.md"), item("c", "c.md")]);
+        assert_eq!(seen, ["a x/a.md y/a.md", "b b.md x/b.md", "b b.md y/b.md"]);
     }
 }

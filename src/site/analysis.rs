@@ -233,16 +233,26 @@ fn load_and_parse(
             Ok(Ok((done, (f.kind == PageKind::Article).then_some(f))))
         })
         .collect();
-    let mut files = Vec::new();
-    let mut results = Vec::with_capacity(read.len());
-    for r in read {
-        match r? {
-            Ok((done, kept)) => {
-                results.extend([done]);
+    // Into the parse results in place (one list of a million the less at its peak).
+    let (mut files, mut failed) = (Vec::new(), None);
+    let results: Vec<Done> = (read.into_iter())
+        .filter_map(|r| match r {
+            Ok(Ok((done, kept))) => {
                 files.extend(kept);
+                Some(done)
             }
-            Err(d) => diags.push(d),
-        }
+            Ok(Err(d)) => {
+                diags.push(d);
+                None
+            }
+            Err(e) => {
+                failed.get_or_insert(e);
+                None
+            }
+        })
+        .collect();
+    if let Some(e) = failed {
+        return Err(e);
     }
     // A duplicate ID's diagnostic shows the file: read again, the rare time there is one.
     let text_of = |rel: &Path| {
