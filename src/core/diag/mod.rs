@@ -80,6 +80,8 @@ pub enum Code {
     ExternalUnsure,
     /// `W-placeholder`: text left from the template `errbook new` wrote.
     Placeholder,
+    /// `W-alias`: an alias worded as the entry's message, or as an alias before it.
+    Alias,
     /// `W-verify-missing`: a runnable block with no verification record.
     VerifyMissing,
     /// `W-verify-orphan`: a record that matches no runnable block.
@@ -120,6 +122,7 @@ impl Code {
             Code::SelfRelated => "W-link",
             Code::ExternalUnsure => "W-external-link",
             Code::Placeholder => "W-placeholder",
+            Code::Alias => "W-alias",
             Code::VerifyMissing => "W-verify-missing",
             Code::VerifyOrphan => "W-verify-orphan",
             Code::VerifyRecord => "W-verify-record",

@@ -180,6 +180,9 @@ pub(crate) fn parse(
         content_links: Vec::new(),
         search_terms: None,
     };
+    if let Some(fm) = split.front.as_ref() {
+        check_aliases(fm, &entry.message, &entry.aliases, cx.diags);
+    }
     sections::read(&mut cx, it, &mut entry, &title_at);
     // Blocks outside every section's items (e.g. code between workarounds) were placed above;
     // order snippets by position so indices follow the page.
@@ -189,6 +192,33 @@ pub(crate) fn parse(
     snippet::check_chain(&entry.snippets, path, src, cx.diags);
 
     (cx.diags.error_count() == errors_before).then_some(entry)
+}
+
+/// A `W-alias` warning for each alias worded as the message or as an alias before it (the
+/// case and spacing aside): the search already finds the entry by it, and the page would
+/// show it twice.
+fn check_aliases(fm: &FrontMatter, message: &str, aliases: &[String], diags: &mut Diagnostics) {
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let mut seen = vec![words(message)];
+    for alias in aliases {
+        let w = words(alias);
+        if let Some(k) = seen.iter().position(|s| *s == w) {
+            let what = if k == 0 {
+                "the entry's message".to_string()
+            } else {
+                format!("alias {k}")
+            };
+            diags.push(
+                fm.err(
+                    "aliases",
+                    Code::Alias,
+                    format!("the alias `{alias}` is worded as {what}"),
+                )
+                .hint("remove it: the search finds the entry by its message and every alias"),
+            );
+        }
+        seen.push(w);
+    }
 }
 
 /// Keep snippet indices valid after sorting by line.

@@ -315,3 +315,28 @@ fn entry_id_from_path_breaks_the_id_rules() {
         },
     );
 }
+
+#[test]
+fn alias_worded_as_the_message_or_an_earlier_alias_is_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::common::copy_tree(&fixture("entry-unknown-front-key"), tmp.path());
+    let file = tmp.path().join("content/errors/demo/bad.md");
+    let text = std::fs::read_to_string(&file).unwrap().replacen(
+        "aliases: [\"ValueError: demo\"]\nseverity: high\n",
+        "aliases:\n  - \"valueerror:  demo fixture error message\"\n  - \"RuntimeError: other\"\n  - \"RuntimeError: other\"\n  - \"ValueError: demo\"\n",
+        1,
+    );
+    std::fs::write(&file, text).unwrap();
+    let (status, err) = check(tmp.path());
+    assert_eq!(status, 0, "warnings only\n{err}");
+    assert!(
+        err.contains("warning[W-alias]: content/errors/demo/bad.md:2:1: the alias `valueerror:  demo fixture error message` is worded as the entry's message"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning[W-alias]: content/errors/demo/bad.md:2:1: the alias `RuntimeError: other` is worded as alias 2"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning[W-alias]").count(), 2, "{err}");
+    assert!(squash(&err).contains("remove it: the search finds the entry by its message and every alias"), "{err}");
+}
