@@ -245,10 +245,17 @@ mod tests {
             item("c", "c.md"),
         ];
         let mut seen = Vec::new();
-        drop_repeats(&mut items, |(id, path)| (id, path), &mut |id, first, path| {
-            seen.push(format!("{id} {} {}", first.display(), path.display()))
-        });
-        assert_eq!(items, [item("a", "x/a.md"), item("b", "b.md"), item("c", "c.md")]);
+        drop_repeats(
+            &mut items,
+            |(id, path)| (id, path),
+            &mut |id, first, path| {
+                seen.push(format!("{id} {} {}", first.display(), path.display()))
+            },
+        );
+        assert_eq!(
+            items,
+            [item("a", "x/a.md"), item("b", "b.md"), item("c", "c.md")]
+        );
         assert_eq!(seen, ["a x/a.md y/a.md", "b b.md x/b.md", "b b.md y/b.md"]);
     }
 }

@@ -198,7 +198,12 @@ pub(crate) fn parse(
 /// case and spacing aside): the search already finds the entry by it, and the page would
 /// show it twice.
 fn check_aliases(fm: &FrontMatter, message: &str, aliases: &[String], diags: &mut Diagnostics) {
-    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let words = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
     let mut seen = vec![words(message)];
     for alias in aliases {
         let w = words(alias);

@@ -338,5 +338,9 @@ fn alias_worded_as_the_message_or_an_earlier_alias_is_a_warning() {
         "{err}"
     );
     assert_eq!(err.matches("warning[W-alias]").count(), 2, "{err}");
-    assert!(squash(&err).contains("remove it: the search finds the entry by its message and every alias"), "{err}");
+    assert!(
+        squash(&err)
+            .contains("remove it: the search finds the entry by its message and every alias"),
+        "{err}"
+    );
 }
