@@ -228,7 +228,9 @@ fn failed_build(errors: &str) -> Reply {
          <title>errbook: the site does not build</title>\n</head>\n<body>\n\
          <h1>The site does not build</h1>\n\
          <p>Fix what is listed below; this page loads the site once it builds.</p>\n\
-         <pre id=\"errbook-errors\" data-failed-build=\"true\">{}</pre>\n</body>\n</html>\n",
+         <pre id=\"errbook-errors\" data-failed-build=\"true\">{}{}</pre>\n</body>\n</html>\n",
+        // What livereload.js writes above the errors when it polls, there from the start.
+        "errbook: the site does not build yet; this page loads it once it does.\n\n",
         crate::render::escape(errors)
     );
     bytes(500, "text/html; charset=utf-8", inject(html.into_bytes()))
