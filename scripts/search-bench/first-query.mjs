@@ -9,6 +9,9 @@
 //   node first-query.mjs --hosted OUT [--offline OUT] [--queries N] [--seed N] [--json FILE]
 //                        [--after load|preload|load,preload]
 //
+// FQ_SETTLE_MS (default 1000): how long each new Chromium waits on a blank page before it goes
+// to the site.
+//
 // Without --offline only the hosted build is measured (a large catalog built once). --offline
 // writes three files into that build while it runs (__go.html, __fq.html, __fq.js) and removes them.
 //
@@ -116,7 +119,7 @@ const PAGE_JS = `(function () {
 })();
 `;
 // Where each browser starts: a blank page that waits for Chromium to settle (a browser just
-// launched is busy for a second or two with its own start), then goes to the page, as a reader
+// launched is busy with its own start for a while), then goes to the page, as a reader
 // does in a browser already open.
 const SETTLE_MS = +(process.env.FQ_SETTLE_MS || 1000);
 const GO_HTML = `<!doctype html><title>first query</title><script>setTimeout(function () { location.replace(decodeURIComponent(location.hash.slice(1))); }, ${SETTLE_MS});</script>`;
