@@ -198,6 +198,9 @@ pub(crate) fn parse(
 /// case and spacing aside): the search already finds the entry by it, and the page would
 /// show it twice.
 fn check_aliases(fm: &FrontMatter, message: &str, aliases: &[String], diags: &mut Diagnostics) {
+    if aliases.is_empty() {
+        return;
+    }
     let words = |s: &str| {
         s.split_whitespace()
             .collect::<Vec<_>>()
