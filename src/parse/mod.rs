@@ -105,6 +105,14 @@ impl Done {
             unparsed,
         }
     }
+
+    /// The entry this file is, out of its box, with its diagnostics; else the result as it is.
+    pub(crate) fn entry(self) -> std::result::Result<(Entry, Diagnostics), Done> {
+        match self.parsed {
+            Parsed::Entry(e) => Ok((*e, self.diags)),
+            parsed => Err(Done { parsed, ..self }),
+        }
+    }
 }
 
 /// The catalog of the files' parse results, in path order; `text_of` gives a file again (its
@@ -114,12 +122,35 @@ pub(crate) fn catalog_of(
     text_of: &dyn Fn(&Path) -> Option<SourceFile>,
     diags: &mut Diagnostics,
 ) -> Catalog {
-    let mut cat = Catalog::default();
-    let entries = results
-        .iter()
-        .filter(|r| matches!(r.parsed, Parsed::Entry(_)));
-    cat.entries.reserve_exact(entries.count());
-    for done in results {
+    let mut others = Vec::new();
+    let entries = (results.into_iter())
+        .filter_map(|done| match done.entry() {
+            Ok((e, d)) => {
+                diags.extend(d.items);
+                Some(e)
+            }
+            Err(other) => {
+                others.push(other);
+                None
+            }
+        })
+        .collect();
+    catalog_with(entries, others, text_of, diags)
+}
+
+/// `catalog_of` with the entries apart: the entries, as they are (a list a million long is
+/// not copied), and every other file's result (articles, files that did not parse).
+pub(crate) fn catalog_with(
+    entries: Vec<Entry>,
+    others: Vec<Done>,
+    text_of: &dyn Fn(&Path) -> Option<SourceFile>,
+    diags: &mut Diagnostics,
+) -> Catalog {
+    let mut cat = Catalog {
+        entries,
+        ..Catalog::default()
+    };
+    for done in others {
         diags.extend(done.diags.items);
         match done.parsed {
             Parsed::Entry(e) => cat.entries.push(*e),

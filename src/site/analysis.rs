@@ -204,18 +204,26 @@ fn load_and_parse(
     repeated: &super::repeated::Repeated<'_>,
     diags: &mut Diagnostics,
 ) -> Result<(Vec<SourceFile>, Catalog)> {
-    use crate::core::model::PageKind;
+    use crate::core::model::{Entry, PageKind};
     use crate::parse::{Done, Parsed};
     use rayon::prelude::*;
     let timeout = cfg.verify.timeout_s;
-    // Each file: its parse and, for an article, the file kept; or why it could not be read.
-    type Read = Result<std::result::Result<(Done, Option<SourceFile>), Diagnostic>>;
+    // Each file: an entry, held in the list itself (a box each, then a list of them, held every
+    // entry twice while the one became the other); any other file's parse and, for an article,
+    // the file kept; why it could not be read; or a failure to read the folder.
+    enum Read {
+        Entry(Entry, Diagnostics),
+        Other(Done, Option<SourceFile>),
+        Unread(Diagnostic),
+        Failed(crate::core::error::Error),
+    }
     let read: Vec<Read> = paths
         .par_iter()
         .map(|(kind, rel)| {
-            let f = match crate::load::read_one(root, *kind, rel)? {
-                Ok(f) => f,
-                Err(d) => return Ok(Err(d)),
+            let f = match crate::load::read_one(root, *kind, rel) {
+                Ok(Ok(f)) => f,
+                Ok(Err(d)) => return Read::Unread(d),
+                Err(e) => return Read::Failed(e),
             };
             let (mut parsed, d) = crate::parse::parse_file(&f, timeout);
             match &mut parsed {
@@ -229,23 +237,30 @@ fn load_and_parse(
                 Parsed::Article(a) => repeated.count(&a.snippets),
                 Parsed::Failed => {}
             }
-            let done = Done::of(&f, (parsed, d));
-            Ok(Ok((done, (f.kind == PageKind::Article).then_some(f))))
+            match Done::of(&f, (parsed, d)).entry() {
+                Ok((e, d)) => Read::Entry(e, d),
+                Err(done) => Read::Other(done, (f.kind == PageKind::Article).then_some(f)),
+            }
         })
         .collect();
-    // Into the parse results in place (one list of a million the less at its peak).
-    let (mut files, mut failed) = (Vec::new(), None);
-    let results: Vec<Done> = (read.into_iter())
+    // Into the entries where they lie (`collect` reuses the list: an `Entry` is no larger).
+    let (mut files, mut others, mut failed) = (Vec::new(), Vec::new(), None);
+    let entries: Vec<Entry> = (read.into_iter())
         .filter_map(|r| match r {
-            Ok(Ok((done, kept))) => {
-                files.extend(kept);
-                Some(done)
+            Read::Entry(e, d) => {
+                diags.extend(d.items);
+                Some(e)
             }
-            Ok(Err(d)) => {
+            Read::Other(done, kept) => {
+                others.push(done);
+                files.extend(kept);
+                None
+            }
+            Read::Unread(d) => {
                 diags.push(d);
                 None
             }
-            Err(e) => {
+            Read::Failed(e) => {
                 failed.get_or_insert(e);
                 None
             }
@@ -259,6 +274,6 @@ fn load_and_parse(
         let (kind, _) = paths.iter().find(|(_, p)| p == rel)?;
         crate::load::read_one(root, *kind, rel).ok()?.ok()
     };
-    let catalog = crate::parse::catalog_of(results, &text_of, diags);
+    let catalog = crate::parse::catalog_with(entries, others, &text_of, diags);
     Ok((files, catalog))
 }
