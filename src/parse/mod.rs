@@ -40,23 +40,37 @@ pub(crate) fn page_of_path(f: &SourceFile) -> Option<crate::core::model::PageRef
 
 /// Parse one file on its own (used by the full build and by incremental rebuilds).
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
-    let mut d = Diagnostics::default();
     let p = match f.kind {
-        PageKind::Entry => entry::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut e| {
-            e.content_links = links::content_links(&f.text);
-            compact::entry(&mut e);
-            Parsed::Entry(Box::new(e))
-        }),
+        PageKind::Entry => {
+            let (e, d) = parse_entry(f, default_timeout);
+            return (e.map_or(Parsed::Failed, |e| Parsed::Entry(Box::new(e))), d);
+        }
         PageKind::Article => {
-            article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
+            let mut d = Diagnostics::default();
+            let a = article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
                 a.content_links = links::content_links(&f.text);
                 compact::article(&mut a);
                 Parsed::Article(Box::new(a))
-            })
+            });
+            (a, d)
         }
     };
+    let (p, mut d) = p;
     d.extend(placeholders::find(&f.path, &f.text));
     (p.unwrap_or(Parsed::Failed), d)
+}
+
+/// `parse_file` for an entry's file, the entry not boxed (a build holds a million of them in
+/// one list).
+pub(crate) fn parse_entry(f: &SourceFile, default_timeout: u64) -> (Option<Entry>, Diagnostics) {
+    let mut d = Diagnostics::default();
+    let e = entry::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut e| {
+        e.content_links = links::content_links(&f.text);
+        compact::entry(&mut e);
+        e
+    });
+    d.extend(placeholders::find(&f.path, &f.text));
+    (e, d)
 }
 
 /// An entry's whole model from its file, for a page rendered once: what `parse_file` gives of

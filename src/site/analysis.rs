@@ -208,9 +208,11 @@ fn load_and_parse(
     use crate::parse::{Done, Parsed};
     use rayon::prelude::*;
     let timeout = cfg.verify.timeout_s;
-    // Each file: an entry, held in the list itself (a box each, then a list of them, held every
-    // entry twice while the one became the other); any other file's parse and, for an article,
-    // the file kept; why it could not be read; or a failure to read the folder.
+    // Each file: an entry, in the list itself and not boxed (a box each, then moved into a list
+    // of their own, held a million entries twice while the one became the other); any other
+    // file's parse and, for an article, the file kept; why it could not be read; or a failure
+    // to read the folder.
+    #[allow(clippy::large_enum_variant)] // Inline on purpose: the list becomes the entries.
     enum Read {
         Entry(Entry, Diagnostics),
         Other(Done, Option<SourceFile>),
@@ -225,22 +227,23 @@ fn load_and_parse(
                 Ok(Err(d)) => return Read::Unread(d),
                 Err(e) => return Read::Failed(e),
             };
-            let (mut parsed, d) = crate::parse::parse_file(&f, timeout);
-            match &mut parsed {
-                Parsed::Entry(e) => {
-                    repeated.count(&e.snippets);
-                    if let Some(vocab) = vocab {
-                        e.search_terms = Some(crate::search::gather_terms(e, vocab));
-                        crate::parse::lean::entry(e);
-                    }
+            if f.kind == PageKind::Entry {
+                let (e, d) = crate::parse::parse_entry(&f, timeout);
+                let Some(mut e) = e else {
+                    return Read::Other(Done::of(&f, (Parsed::Failed, d)), None);
+                };
+                repeated.count(&e.snippets);
+                if let Some(vocab) = vocab {
+                    e.search_terms = Some(crate::search::gather_terms(&e, vocab));
+                    crate::parse::lean::entry(&mut e);
                 }
-                Parsed::Article(a) => repeated.count(&a.snippets),
-                Parsed::Failed => {}
+                return Read::Entry(e, d);
             }
-            match Done::of(&f, (parsed, d)).entry() {
-                Ok((e, d)) => Read::Entry(e, d),
-                Err(done) => Read::Other(done, (f.kind == PageKind::Article).then_some(f)),
+            let (parsed, d) = crate::parse::parse_file(&f, timeout);
+            if let Parsed::Article(a) = &parsed {
+                repeated.count(&a.snippets);
             }
+            Read::Other(Done::of(&f, (parsed, d)), Some(f))
         })
         .collect();
     // Into the entries where they lie (`collect` reuses the list: an `Entry` is no larger).
