@@ -40,24 +40,18 @@ pub(crate) fn page_of_path(f: &SourceFile) -> Option<crate::core::model::PageRef
 
 /// Parse one file on its own (used by the full build and by incremental rebuilds).
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
-    let p = match f.kind {
-        PageKind::Entry => {
-            let (e, d) = parse_entry(f, default_timeout);
-            return (e.map_or(Parsed::Failed, |e| Parsed::Entry(Box::new(e))), d);
-        }
-        PageKind::Article => {
-            let mut d = Diagnostics::default();
-            let a = article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
-                a.content_links = links::content_links(&f.text);
-                compact::article(&mut a);
-                Parsed::Article(Box::new(a))
-            });
-            (a, d)
-        }
-    };
-    let (p, mut d) = p;
+    if f.kind == PageKind::Entry {
+        let (e, d) = parse_entry(f, default_timeout);
+        return (e.map_or(Parsed::Failed, |e| Parsed::Entry(Box::new(e))), d);
+    }
+    let mut d = Diagnostics::default();
+    let a = article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
+        a.content_links = links::content_links(&f.text);
+        compact::article(&mut a);
+        Parsed::Article(Box::new(a))
+    });
     d.extend(placeholders::find(&f.path, &f.text));
-    (p.unwrap_or(Parsed::Failed), d)
+    (a.unwrap_or(Parsed::Failed), d)
 }
 
 /// `parse_file` for an entry's file, the entry not boxed (a build holds a million of them in
