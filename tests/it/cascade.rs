@@ -27,16 +27,11 @@ fn a_broken_entry_is_one_error_not_a_cascade() {
     .unwrap();
     // One bad line: the title line is gone.
     let entry = dir.join("content/errors/python/recursion-depth-exceeded.md");
-    let text = std::fs::read_to_string(&entry).unwrap();
-    std::fs::write(
+    crate::common::replace_in(
         &entry,
-        text.replacen(
-            "# RecursionError: maximum recursion depth exceeded\n",
-            "",
-            1,
-        ),
-    )
-    .unwrap();
+        "# RecursionError: maximum recursion depth exceeded\n",
+        "",
+    );
 
     let o = errbook()
         .arg("--root")

@@ -178,3 +178,11 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Replace the first `from` in the file at `path` with `to`; `from` must be there (an edit that
+/// changed nothing would let a test pass on the fixture as it was).
+pub(crate) fn replace_in(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{}: no {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}

@@ -89,13 +89,11 @@ fn rebuild_into_existing_output_after_an_edit_equals_a_cold_build() {
         .map(|e| e.into_path())
         .collect();
     let edited = entries.remove(0);
-    let text = std::fs::read_to_string(&edited).unwrap();
-    let text = text.replacen(
+    crate::common::replace_in(
+        &edited,
         "## Root Cause\n\n",
         "## Root Cause\n\nEdited for the test. ",
-        1,
     );
-    std::fs::write(&edited, text).unwrap();
     // Remove an entry nothing names (no `related:` or `errors:` points at it).
     let all_text: String = walkdir::WalkDir::new(root.join("content"))
         .into_iter()

@@ -7,8 +7,7 @@ use std::path::Path;
 fn catalog(dir: &Path) {
     crate::common::init(dir);
     let art = dir.join(crate::common::INIT_ARTICLE);
-    let text = std::fs::read_to_string(&art).unwrap();
-    std::fs::write(&art, text.replacen("tags:", "draft: true\ntags:", 1)).unwrap();
+    crate::common::replace_in(&art, "tags:", "draft: true\ntags:");
 }
 
 fn build(dir: &Path, out: &Path, extra: &[&str]) {

@@ -145,12 +145,11 @@ fn the_traps_stay_out() {
 fn authors_reject_and_confirm_in_front_matter() {
     let root = fixture_root();
     let art = root.path().join("content/articles/oom-guide.md");
-    let text = std::fs::read_to_string(&art).unwrap().replacen(
+    crate::common::replace_in(
+        &art,
         "id: \"oom-guide\"\n",
         "id: \"oom-guide\"\nlinks:\n  reject: [\"snippet-2 -> pytorch/cuda-oom#workaround-2\"]\n  confirm: [pytorch/cuda-fork-reinit]\n",
-        1,
     );
-    std::fs::write(&art, text).unwrap();
     let (got, json) = inferred(root.path());
     assert!(!got.contains("applies oom-guide/snippet-2 -> pytorch/cuda-oom#workaround-2"));
     assert!(got.contains("applies oom-guide/snippet-1 -> pytorch/cuda-oom#workaround-1"));

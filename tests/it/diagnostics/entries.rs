@@ -321,12 +321,11 @@ fn alias_worded_as_the_message_or_an_earlier_alias_is_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
     crate::common::copy_tree(&fixture("entry-unknown-front-key"), tmp.path());
     let file = tmp.path().join("content/errors/demo/bad.md");
-    let text = std::fs::read_to_string(&file).unwrap().replacen(
+    crate::common::replace_in(
+        &file,
         "aliases: [\"ValueError: demo\"]\nseverity: high\n",
         "aliases:\n  - \"valueerror:  demo fixture error message\"\n  - \"RuntimeError: other\"\n  - \"RuntimeError: other\"\n  - \"ValueError: demo\"\n",
-        1,
     );
-    std::fs::write(&file, text).unwrap();
     let (status, err) = check(tmp.path());
     assert_eq!(status, 0, "warnings only\n{err}");
     assert!(
