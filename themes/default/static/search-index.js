@@ -183,9 +183,10 @@
         var t0 = now(), ans = search(ix, text, limit, weak), names = ix.missing ? ix.missing() : [];
         var t1 = now();
         timing.compute.push(t1 - t0);
-        if (!names.length) { ans.rounds = k; ans.timing = timing; return resolve(ans); }
-        if (k >= MAX_ROUNDS) return reject(new Error("search index: shards still missing"));
-        Promise.all(names.map(ix.load)).then(function () { timing.wait.push(now() - t1); round(k + 1); }, reject);
+        if (!names.length) { settled(); ans.rounds = k; ans.timing = timing; return resolve(ans); }
+        if (k >= MAX_ROUNDS) { settled(); return reject(new Error("search index: shards still missing")); }
+        Promise.all(names.map(ix.load)).then(function () { timing.wait.push(now() - t1); round(k + 1); },
+          function (e) { settled(); reject(e); });
       })(0);
     });
   }
@@ -204,73 +205,123 @@
   // documents that could (each twice the one before: a few KB, where another round costs more),
   // and the entries' shards of the best so far, which the second pass reads.
   var STEPS = 3, DOUBT = 3;
-  var SLOT = null;
-  function tieredTop(ix, exs, ws, denom, max) {
-    var K = exs.length, n = ix.n, tiers = [], docs = [], k, e, j;
-    if (!SLOT || SLOT.length !== n) SLOT = new Int32Array(n);
-    var cap = 1024, known = new Float64Array(cap * K), T = 0;
-    exs.forEach(function (ex) { ex.forEach(function (x) { if (ix.tiered(x[0])) T++; }); });
-    var met = new Uint8Array(cap * T);
-    function row(d) {
-      var r = SLOT[d] - 1;
-      if (r >= 0) return r;
-      r = docs.length;
-      docs.push(d);
-      SLOT[d] = r + 1;
-      if (r >= cap) {
-        cap *= 2;
-        var kn = new Float64Array(cap * K), mt = new Uint8Array(cap * T);
-        kn.set(known); mt.set(met); known = kn; met = mt;
-      }
-      return r;
+
+  // A query's first pass, kept from one round to the next: `rounds` runs search() again once a
+  // round's files are in, and each run folds in only the lists the one before had not (at a
+  // million entries a paste meets 400,000 documents over six rounds; folding every tier again
+  // each round was most of its time). Keyed by the view and the query's expansions, weights,
+  // denominator and size; a finished pass keeps only its answer (a paste's readings each have
+  // one, and an earlier reading is asked again each round). The last KEEP passes are kept.
+  // Rows: the documents met, in the order met; slot[d] is d's row + 1.
+  // SPARE: a slot array of a pass let go, zeroed again, for the next (4 MB at a million
+  // entries: the page's warm-up asks eight queries, each of a fresh view).
+  var KEEP = 4, PASSES = [], SPARE = null;
+  // A pass lets go of its arrays: all but its answer, if it has one.
+  function release(s) {
+    if (s.slot) {
+      for (var j = 0; j < s.docs.length; j++) s.slot[s.docs[j]] = 0;
+      SPARE = s.slot;
     }
+    s.slot = s.docs = s.known = s.met = s.lo = s.dirty = null;
+  }
+  // A query's rounds are over: the passes not finished let go (tens of MB at a million
+  // entries); one another query still needs starts again, to the same answer.
+  function settled() {
+    PASSES = PASSES.filter(function (s) { if (s.out === null) release(s); return s.out !== null; });
+  }
+  // Every pass forgotten: the next query folds all it reads (first-query.mjs times the ranking so).
+  function forget() { PASSES.forEach(release); PASSES = []; }
+  function pass(ix, key, K, T) {
+    for (var i = 0; i < PASSES.length; i++) if (PASSES[i].ix === ix && PASSES[i].key === key) return PASSES[i];
+    if (PASSES.length >= KEEP) release(PASSES.shift());
+    var cap = 1024, slot = SPARE !== null && SPARE.length === ix.n ? SPARE : new Int32Array(ix.n);
+    if (slot === SPARE) SPARE = null;
+    var s = { ix: ix, key: key, out: null, slot: slot, docs: [], cap: cap, folded: [],
+              known: new Float64Array(cap * K), met: new Uint8Array(cap * T), lo: new Float64Array(cap),
+              dirty: new Uint8Array(cap) };
+    PASSES.push(s);
+    return s;
+  }
+  function grow(s, K, T) {
+    s.cap *= 2;
+    var kn = new Float64Array(s.cap * K), mt = new Uint8Array(s.cap * T), lo = new Float64Array(s.cap), dt = new Uint8Array(s.cap);
+    kn.set(s.known); mt.set(s.met); lo.set(s.lo); dt.set(s.dirty);
+    s.known = kn; s.met = mt; s.lo = lo; s.dirty = dt;
+  }
+
+  function tieredTop(ix, exs, ws, denom, max) {
+    var K = exs.length, tiers = [], key = [], T = 0, k, e, j, f = 0;
     for (k = 0; k < K; k++) {
       for (e = 0; e < exs[k].length; e++) {
-        var i = exs[k][e][0], w = ws[k][e], p = ix.tiered(i), lists = [], ti = -1;
+        var long = ix.tiered(exs[k][e][0]) !== null;
+        if (long) T++;
+        key.push(exs[k][e][0] + (long ? "t" : "l") + ws[k][e]);
+      }
+      key.push("|");
+    }
+    key.push(denom, max);
+    var s = pass(ix, key.join(" "), K, T);
+    if (s.out) return s.out.slice();
+    var slot = s.slot, docs = s.docs, known = s.known, met = s.met, dirty = s.dirty, touched = [];
+    for (k = 0; k < K; k++) {
+      for (e = 0; e < exs[k].length; e++, f++) {
+        var i = exs[k][e][0], w = ws[k][e], p = ix.tiered(i), from = s.folded[f] || 0, lists = [], ti = -1;
         if (p) {
           var h = 0;
-          while (h < p.max.length && ix.hasTier(p, h)) lists.push(ix.tier(p, h++));
+          while (h < p.max.length && ix.hasTier(p, h)) h++;
+          for (var x = from; x < h; x++) lists.push(ix.tier(p, x));
+          s.folded[f] = h;
           ti = tiers.length;
           tiers.push({ k: k, w: w, p: p, h: h, term: ix.termAt(i), rest: h < p.max.length ? w * p.max[h] / 100 : 0 });
-        } else lists.push(ix.post(i));
+        } else if (from === 0) {
+          var whole = ix.post(i);
+          if (whole.length) { lists.push(whole); s.folded[f] = 1; }
+        }
         for (var l = 0; l < lists.length; l++) {
           var list = lists[l], d = 0;
           for (j = 0; j < list.length; j += 2) {
             d += list[j];
-            var c = w * list[j + 1] / 100, r = row(d);
+            var c = w * list[j + 1] / 100, r = slot[d] - 1;
+            if (r < 0) {
+              r = docs.length;
+              docs.push(d);
+              slot[d] = r + 1;
+              if (r >= s.cap) { grow(s, K, T); known = s.known; met = s.met; dirty = s.dirty; }
+            }
             if (ti >= 0) met[r * T + ti] = 1;
             if (c > known[r * K + k]) known[r * K + k] = c;
+            if (dirty[r] === 0) { dirty[r] = 1; touched.push(r); }
           }
         }
       }
     }
-    var out = ix.incomplete() ? null : settle(ix, tiers, docs, known, met, K, T, denom, max);
-    for (j = 0; j < docs.length; j++) SLOT[docs[j]] = 0;
+    // The score so far of each row this run changed (summed in term order, as a whole list's).
+    var lo = s.lo;
+    for (j = 0; j < touched.length; j++) {
+      var y = touched[j], sum = 0;
+      for (k = 0; k < K; k++) sum += known[y * K + k];
+      lo[y] = denom > 0 ? sum / denom : 0;
+      dirty[y] = 0;
+    }
+    var out = ix.incomplete() ? null : settle(ix, tiers, docs, known, met, lo, K, T, denom, max);
+    // Finished: only the answer stays.
+    if (out !== null) { s.out = out; release(s); }
     return out;
   }
 
   // tieredTop's second half: bounds, the answer or what to fetch.
-  function settle(ix, tiers, docs, known, met, K, T, denom, max) {
+  // lo[r]: row r's score so far (tieredTop keeps it), read from an array, not an array per
+  // row: a query meets thousands of rows, and this runs before the engine has compiled it.
+  function settle(ix, tiers, docs, known, met, lo, K, T, denom, max) {
     var n = docs.length, rest = new Float64Array(K), unseen = 0, up = new Float64Array(K), k, t, r;
-    // Each row's bounds in arrays (not an array per row: a query meets thousands of rows, and
-    // this runs before the engine has compiled it), the best `max` rows kept as they come.
-    var lo = new Float64Array(n), hi = new Float64Array(n), doubt = new Uint8Array(n);
     var rt = new Float64Array(T), kt = new Int32Array(T), first = [];
     for (t = 0; t < T; t++) { rt[t] = tiers[t].rest; kt[t] = tiers[t].k; }
     for (t = 0; t < T; t++) if (rt[t] > rest[kt[t]]) rest[kt[t]] = rt[t];
     for (k = 0; k < K; k++) unseen += rest[k];
     var norm = function (x) { return denom > 0 ? x / denom : 0; };
+    // The best `max` rows, kept as they come.
     for (r = 0; r < n; r++) {
-      var d = 0, l = 0, h = 0, j;
-      for (t = 0; t < T; t++) {
-        if (met[r * T + t] === 1 || rt[t] === 0) continue;
-        if (d === 0) { d = 1; up.fill(0); }
-        if (rt[t] > up[kt[t]]) up[kt[t]] = rt[t];
-      }
-      for (k = 0; k < K; k++) l += known[r * K + k];
-      // (The upper bound only matters where a term is in doubt.)
-      if (d === 1) for (k = 0; k < K; k++) h += Math.max(known[r * K + k], up[k]);
-      lo[r] = l = norm(l); hi[r] = norm(h); doubt[r] = d;
+      var l = lo[r], j;
       // By score, then by document (before()): a full sort's order.
       j = first.length;
       if (j === max && !(l > lo[first[j - 1]] || (l === lo[first[j - 1]] && docs[r] < docs[first[j - 1]]))) continue;
@@ -286,9 +337,22 @@
       first.forEach(function (y) { ix.doc(docs[y]); });
       return null;
     }
-    var gain = new Float64Array(T), doubtful = false;
+    // The rows still in doubt: a term's tier not read holds more for them (`up`), and with it
+    // they could reach the max-th best. A row's upper bound is at most its score so far and
+    // every term's most left (`unseen`), so a row below the max-th by more than that is not in
+    // doubt (the margin covers the sums' rounding: the rows left are those the bound says).
+    var gain = new Float64Array(T), doubtful = false, reach = norm(unseen);
     for (r = 0; r < n; r++) {
-      if (doubt[r] === 0 || hi[r] < th) continue;
+      if ((lo[r] + reach) * (1 + 1e-9) < th) continue;
+      var d = 0, h = 0;
+      for (t = 0; t < T; t++) {
+        if (met[r * T + t] === 1 || rt[t] === 0) continue;
+        if (d === 0) { d = 1; up.fill(0); }
+        if (rt[t] > up[kt[t]]) up[kt[t]] = rt[t];
+      }
+      if (d === 0) continue;
+      for (k = 0; k < K; k++) h += Math.max(known[r * K + k], up[k]);
+      if (norm(h) < th) continue;
       doubtful = true;
       for (t = 0; t < T; t++) if (met[r * T + t] !== 1) gain[t] += rt[t];
     }
@@ -329,7 +393,7 @@
   function before(a, b) { return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]); }
 
   var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded, rounds: rounds,
-              tieredTop: tieredTop, before: before };
+              tieredTop: tieredTop, before: before, forget: forget };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookIndexView = api;
 })();
