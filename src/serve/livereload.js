@@ -36,6 +36,8 @@
       if (!now || !next) { location.reload(); return; }
       now.replaceWith(document.adoptNode(next));
       document.title = doc.title;
+      // The search index may have changed with it: the page's search loads it again.
+      if (window.errbookSearch && window.errbookSearch.reset) window.errbookSearch.reset();
       setTimeout(poll, 0);
     };
     x.onerror = function () { location.reload(); };

@@ -1,7 +1,8 @@
 // `errbook serve` in Chromium through the edits a contributor makes: a start on content that does
 // not build (the page shows the diagnostics, then the site once fixed, by itself), a break and its
 // undo (the errors over the page, then the page again), a rename out and back (the same), and a
-// content edit swapped into the open page without a reload.
+// content edit swapped into the open page without a reload, whose search then answers from the
+// rebuilt index.
 //
 // Run: bash .ci/browser.sh, or ERRBOOK_BIN=target/debug/errbook node --test tests/browser/
 
@@ -102,11 +103,22 @@ test("serve: broken start, break, undo, rename: the page follows each edit", { t
     // reload it: what the page's scripts hold survives, and so does the scroll position).
     await page.evaluate(() => { window.__notReloaded = true; window.scrollTo(0, 400); });
     const scrolled = await page.evaluate(() => window.scrollY);
-    fs.writeFileSync(entryPath(), good.replace("## Root Cause\n\n", "## Root Cause\n\nAFTER-RENAME "));
+    // The page has searched already: its search holds the index's shards.
+    const message = good.split("\n")[0].slice(2);
+    const topMessage = (q) => page.evaluate(async (q) => {
+      const S = window.errbookSearch, a = await S.query(q, 8);
+      return a.hits.length ? S.state.idx.doc(a.hits[0].doc)[1] : null;
+    }, q);
+    assert.equal(await topMessage(message), message);
+    // The edit changes the error's message too.
+    const edited = message.replace("forked subprocess", "forked zygoteprocess");
+    fs.writeFileSync(entryPath(), good.replace(message, edited).replace("## Root Cause\n\n", "## Root Cause\n\nAFTER-RENAME "));
     await page.getByText("AFTER-RENAME").first().waitFor({ timeout: 30_000 });
     assert.equal(await page.evaluate(() => window.__notReloaded), true, "swapped, not reloaded");
     assert.equal(await page.evaluate(() => window.scrollY), scrolled);
     assert.equal(await page.locator("#theme-switch").count(), 1, "the header and its switch stay");
+    // Its search answers from the rebuilt index, not from the shards it held.
+    assert.equal(await topMessage(edited), edited);
   } finally {
     await page.close();
     await server.stop();

@@ -23,7 +23,10 @@
       return load().then(function (ix) { return R.query(ix, text, limit, state.weak); });
     },
     // What the page does when idle (below), or joins it: the benchmark waits on it.
-    preload: function () { return preload(); }
+    preload: function () { return preload(); },
+    // The site changed under the page (serve swapped a rebuilt page's content in without
+    // reloading it): the next query loads the index again, not the shards it holds.
+    reset: function () { state.idx = null; state.loading = null; }
   });
   var tokens = R.tokens;
   window.errbookSearch = api;
