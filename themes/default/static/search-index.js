@@ -192,22 +192,6 @@
   }
 
   // ---- the first pass where long terms are in impact tiers (src/search/tiers.rs) -----------
-  // The first pass's best `max` documents, [[doc, score / denom]...] best first, the same as
-  // over whole posting lists, to the bit. exs[k]: query term k's expansions [[term, factor]...];
-  // ws[k][e]: each one's weight. A long term's tiers are read highest impact first: a document
-  // missing from the tiers read so far has at most the next tier's maximum. Done once no
-  // document not met can reach the max-th best score, and every one that can is known (no term
-  // left in doubt for it). Otherwise notes what to fetch and returns null, all a round needs at
-  // once (each round waits for the one before, and a round costs more than a tier): while a
-  // document not met could still reach the best, the next tiers of every term that leaves
-  // something to gain, as deep as the tiers' maxima say it takes (`ahead`), with the entries'
-  // shards of the best so far; then the next DOUBT tiers of every term left in doubt over the
-  // documents that could (each twice the one before: a few KB, where another round costs more),
-  // and the entries' shards of the best so far, which the second pass reads. (Four steps ahead,
-  // not three: the same answers to 12 queries in 55 rounds, not 60, and fewer bytes, at a
-  // million entries; 37 rounds, not 43, at 100,000: each round also fetched the best so far.)
-  var STEPS = 4, DOUBT = 3;
-
   // A query's first pass, kept from one round to the next: `rounds` runs search() again once a
   // round's files are in, and each run folds in only the lists the one before had not (at a
   // million entries a paste meets 400,000 documents over six rounds; folding every tier again
@@ -251,6 +235,21 @@
     s.known = kn; s.met = mt; s.lo = lo; s.dirty = dt;
   }
 
+  // The first pass's best `max` documents, [[doc, score / denom]...] best first, the same as
+  // over whole posting lists, to the bit. exs[k]: query term k's expansions [[term, factor]...];
+  // ws[k][e]: each one's weight. A long term's tiers are read highest impact first: a document
+  // missing from the tiers read so far has at most the next tier's maximum. Done once no
+  // document not met can reach the max-th best score, and every one that can is known (no term
+  // left in doubt for it). Otherwise notes what to fetch and returns null, all a round needs at
+  // once (each round waits for the one before, and a round costs more than a tier): while a
+  // document not met could still reach the best, the next tiers of every term that leaves
+  // something to gain, as deep as the tiers' maxima say it takes (`ahead`), with the entries'
+  // shards of the best so far; then the next DOUBT tiers of every term left in doubt over the
+  // documents that could (each twice the one before: a few KB, where another round costs more),
+  // and the entries' shards of the best so far, which the second pass reads. (Four steps ahead,
+  // not three: the same answers to 12 queries in 55 rounds, not 60, and fewer bytes, at a
+  // million entries; 37 rounds, not 43, at 100,000: each round also fetched the best so far.)
+  var STEPS = 4, DOUBT = 3;
   function tieredTop(ix, exs, ws, denom, max) {
     var K = exs.length, tiers = [], key = [], T = 0, k, e, j, f = 0;
     for (k = 0; k < K; k++) {
