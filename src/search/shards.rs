@@ -4,7 +4,7 @@
 //!
 //! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its JSON, in
 //! a string, to `window.errbookShard(name, json)`, for pages opened from file:// cannot fetch):
-//! - `m`: the manifest, `{"v":4,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
+//! - `m`: the manifest, `{"v":5,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
 //!   "t":[[name, first term, number of its first term]...],"lens":[term lengths...]}`;
 //! - `t/NAME`: a run of consecutive terms (sorted) and their postings, `[[terms], [postings]]`
 //!   as `Index::terms` and `Index::post`, but that a term in more than `Layout::long`
@@ -12,8 +12,8 @@
 //!   where a term's hash says (once a run holds enough), so a term added or removed changes
 //!   its own run and the manifest, not every run after it; a run is named by a hash of its
 //!   first term;
-//! - `p/NAME-F`: a long term's tiers of postings, its first three in file 0, then one a file
-//!   (`tiers`);
+//! - `p/NAME-F`: a long term's tiers of postings, its first three or more in file 0 (the
+//!   slot's `f`), then one a file (`tiers`);
 //! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
 //!   [df...]]`, the last being the document frequency of each distinct term of its message
 //!   and then of each alias (the rerank's weights, which would otherwise need those terms'
@@ -227,7 +227,7 @@ impl Manifest {
         lens: &[usize],
     ) -> Vec<u8> {
         json(&serde_json::json!({
-            "v": 4,
+            "v": 5,
             "n": self.docs,
             "weak": self.weak,
             "count": self.terms,

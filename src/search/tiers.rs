@@ -9,9 +9,10 @@
 //! first; between equal impacts, lower document numbers first), so a document missing from
 //! tiers `0..k` has at most tier `k`'s highest impact for that term; each tier's postings are
 //! in document order as a run has them (`[doc delta, impact, ...]`). The files `p/NAME-F` each
-//! hold a list of tiers: file 0 the first `FIRST_FILE` of them (a first query reads them
-//! together: one request, not three), file `F` after it tier `FIRST_FILE - 1 + F`
-//! (search-index.js's `sharded` finds a tier's file the same way).
+//! hold a list of tiers: file 0 the first `f` of them (the slot's `"f"`: a first query reads
+//! them together, one request, not three), file `F` after it tier `f - 1 + F` (search-index.js's
+//! `sharded` finds a tier's file the same way). `f` is `FIRST_FILE`, or more for a term in
+//! many documents (`first_file`).
 
 use crate::search::layout::{json, run_name, Layout};
 use serde::Serialize;
@@ -20,9 +21,19 @@ use std::collections::HashSet;
 /// Tiers double in size this many times, then keep that size.
 const TIER_DOUBLINGS: u32 = 6;
 
-/// How many tiers the first file of a long term holds: what a first query that reads a common
-/// term reads of it (search-index.js fetches at least three tiers at once).
+/// How many tiers the first file of a long term holds, at least: what a first query that reads
+/// a common term reads of it (search-index.js fetches at least three tiers at once).
 pub(crate) const FIRST_FILE: usize = 3;
+
+/// ... and at most: 256 to 8,192 postings, 16,128 in all with the default layout.
+const FIRST_FILE_MAX: usize = 6;
+
+/// A term's first file takes further tiers while they hold less than its postings over this.
+/// A paste reads its common terms deep: at 100,000 entries, half the pastes that read a term
+/// in 8,192 to 16,383 documents read it whole, through its fourth file. With first files cut
+/// so, 200 pastes of that catalog fetched 28.3 files each, not 44.6, in 3.0 rounds, not 3.25,
+/// and 14% fewer bytes, for the same answers (node, the theme's own search).
+const FIRST_SHARE: usize = 4;
 
 /// What a long term's slot weighs when runs of terms are cut (`shards::cut_runs`): about its
 /// JSON, whatever the length of its postings.
@@ -38,7 +49,12 @@ pub(crate) fn is_long(df: usize, lay: &Layout) -> bool {
 #[serde(untagged)]
 pub(crate) enum Slot {
     List(Vec<u32>),
-    Tiers { p: String, df: usize, max: Vec<u32> },
+    Tiers {
+        p: String,
+        df: usize,
+        max: Vec<u32>,
+        f: usize,
+    },
 }
 
 /// A list of `(document, impact)` in document order, cut into tiers: (highest impact, the
@@ -92,10 +108,23 @@ pub(crate) fn file(name: &str, f: usize) -> String {
     format!("p/{name}-{f}")
 }
 
-/// The tiers (as `tiers` cuts them) in their files: the first `FIRST_FILE` together, then one
-/// a file. Each file's tiers are listed by index into `cut`.
-fn grouped(count: usize) -> Vec<std::ops::Range<usize>> {
-    let first = FIRST_FILE.min(count);
+/// How many tiers (of these sizes, in postings) a term in `df` documents ships in its first
+/// file: `FIRST_FILE`, then more while they hold less than `df / FIRST_SHARE` postings, up to
+/// `FIRST_FILE_MAX`.
+pub(crate) fn first_file(sizes: &[usize], df: usize) -> usize {
+    let mut k = FIRST_FILE.min(sizes.len());
+    let mut held: usize = sizes[..k].iter().sum();
+    while k < sizes.len() && k < FIRST_FILE_MAX && held < df / FIRST_SHARE {
+        held += sizes[k];
+        k += 1;
+    }
+    k
+}
+
+/// The tiers (as `tiers` cuts them) in their files: the first `first` together, then one a
+/// file. Each file's tiers are listed by index into `cut`.
+fn grouped(count: usize, first: usize) -> Vec<std::ops::Range<usize>> {
+    let first = first.min(count);
     std::iter::once(0..first)
         .chain((first..count).map(|k| k..k + 1))
         .filter(|r| !r.is_empty())
@@ -118,7 +147,9 @@ pub(crate) fn ship(
 ) -> (Slot, Vec<(String, Vec<u8>)>) {
     let cut = tiers(list, lay);
     let max = cut.iter().map(|t| t.0).collect();
-    let files = grouped(cut.len())
+    let sizes: Vec<usize> = cut.iter().map(|t| t.1.len() / 2).collect();
+    let f = first_file(&sizes, list.len());
+    let files = grouped(cut.len(), f)
         .into_iter()
         .enumerate()
         .map(|(f, range)| {
@@ -130,6 +161,7 @@ pub(crate) fn ship(
         p: name.to_string(),
         df: list.len(),
         max,
+        f,
     };
     (slot, files)
 }
@@ -179,7 +211,35 @@ mod tests {
             })
             .collect();
         assert_eq!(lens, vec![vec![4, 8, 16], vec![32], vec![40]]);
-        assert_eq!(grouped(2), vec![0..2]);
-        assert_eq!(grouped(0), Vec::<std::ops::Range<usize>>::new());
+        assert_eq!(grouped(2, 3), vec![0..2]);
+        assert_eq!(grouped(0, 3), Vec::<std::ops::Range<usize>>::new());
+        assert_eq!(grouped(5, 4), vec![0..4, 4..5]);
+    }
+
+    #[test]
+    fn a_term_in_many_documents_ships_more_tiers_in_its_first_file() {
+        // Three tiers hold 28 postings: enough for a term in fewer than 4 * 28 documents.
+        let sizes = [4, 8, 16, 32, 64, 64, 64, 64];
+        assert_eq!(first_file(&sizes, 100), 3);
+        assert_eq!(first_file(&sizes, 112), 3);
+        assert_eq!(first_file(&sizes, 116), 4);
+        assert_eq!(first_file(&sizes, 300), 5);
+        // Never more than FIRST_FILE_MAX, nor more than there are.
+        assert_eq!(first_file(&sizes, 1_000_000), FIRST_FILE_MAX);
+        assert_eq!(first_file(&sizes[..2], 1_000_000), 2);
+        assert_eq!(first_file(&[], 10), 0);
+        // And the slot says it, with the files cut to match.
+        let list: Vec<(u32, u32)> = (0..300u32).map(|d| (d, 1 + d % 97)).collect();
+        let lay = Layout {
+            tier: 4,
+            ..Layout::default()
+        };
+        let (slot, files) = ship("y", &list, &lay);
+        assert!(matches!(slot, Slot::Tiers { f: 5, .. }));
+        let first: Vec<Vec<u32>> = serde_json::from_slice(&files[0].1).unwrap_or_default();
+        assert_eq!(
+            first.iter().map(|t| t.len() / 2).collect::<Vec<_>>(),
+            [4, 8, 16, 32, 64]
+        );
     }
 }

@@ -101,9 +101,10 @@
   }
 
   // Where tier k of a long term's slot p is: its file, and its place in that file's list.
-  var FIRST_FILE = 3;
-  function tierFile(p, k) { return "p/" + p.p + "-" + (k < FIRST_FILE ? 0 : k - FIRST_FILE + 1); }
-  function tierAt(k) { return k < FIRST_FILE ? k : 0; }
+  // A slot's `f`: how many tiers its first file holds (three, or more for a term in many
+  // documents).
+  function tierFile(p, k) { return "p/" + p.p + "-" + (k < p.f ? 0 : k - p.f + 1); }
+  function tierAt(p, k) { return k < p.f ? k : 0; }
 
   // A view of the shards under search/: m is the manifest (search/m), fetchShard(name) a promise
   // of the shard of that name (t/..., p/..., d/K, a/K, l/LEN).
@@ -143,9 +144,9 @@
       dfAt: function (i) { var p = slot(i); return p === undefined ? 0 : Array.isArray(p) ? p.length / 2 : p.df; },
       tiered: function (i) { var p = slot(i); return p !== undefined && !Array.isArray(p) ? p : null; },
       // Tier k of a long term's slot p; `has` only looks, noting nothing missing. A term's
-      // files of tiers (src/search/tiers.rs): the first FIRST_FILE tiers in file 0, then one a
+      // files of tiers (src/search/tiers.rs): the first p.f tiers in file 0, then one a
       // file.
-      tier: function (p, k) { var f = get(tierFile(p, k)); return f ? f[tierAt(k)] : undefined; },
+      tier: function (p, k) { var f = get(tierFile(p, k)); return f ? f[tierAt(p, k)] : undefined; },
       hasTier: function (p, k) { return shards[tierFile(p, k)] !== undefined; },
       doc: function (d) { var s = get("d/" + Math.floor(d / m.docs)); return s ? s[d % m.docs] : null; },
       art: function (a) { var s = get("a/" + Math.floor(a / m.arts)); return s ? s[a % m.arts] : null; },

@@ -125,12 +125,12 @@
         for (var h = 0; at < list.length; h++) {
           var tier = list.slice(at, at + (64 << h));
           max.push(tier[0][1]);
-          // The first three tiers in one file, then one a file (src/search/tiers.rs).
+          // The first three tiers in one file (the slot's f), then one a file (src/search/tiers.rs).
           var f = "p/w" + i + "-" + (h < 3 ? 0 : h - 2);
           (files[f] || (files[f] = [])).push(enc(tier));
           at += tier.length;
         }
-        slot = { p: "w" + i, df: list.length, max: max };
+        slot = { p: "w" + i, df: list.length, max: max, f: 3 };
       } else slot = enc(list);
       runs[i < T / 2 ? 0 : 1].push(slot);
     });
@@ -141,7 +141,7 @@
     Object.keys(lens).forEach(function (l) { files["l/" + l] = lens[l]; });
     var msgs = ["CUDA error: out of memory", "CUDA error: device-side assert triggered",
       "NCCL error: unhandled cuda error", "CUDA out of memory. Tried to allocate <size>"];
-    var manifest = { v: 4, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
+    var manifest = { v: 5, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
       t: [["w0", WARM_TERMS[0], 0], ["w1", WARM_TERMS[T / 2], T / 2]],
       lens: Object.keys(lens).map(Number) };
     return {
