@@ -102,6 +102,7 @@
   // ranking's buffers are the ones the first query uses), a few thousand of them with terms.
   var WARM_TERMS = ["alloc", "assert", "cuda", "devic", "error", "memory", "nccl", "out", "trigger", "unhandl"];
   var WARM_LONG = { cuda: 1, error: 1, memory: 1, out: 1 };
+  var WARM_FIRST = 3;
   var WARM_DFS = [900, 3000, 3000, 2500, 400, 300, 2000, 900, 3000, 3000, 2500, 400];
   function warmIndex(n, per) {
     n = Math.max(n || 0, 4096);
@@ -125,12 +126,12 @@
         for (var h = 0; at < list.length; h++) {
           var tier = list.slice(at, at + (64 << h));
           max.push(tier[0][1]);
-          // The first three tiers in one file (the slot's f), then one a file (src/search/tiers.rs).
-          var f = "p/w" + i + "-" + (h < 3 ? 0 : h - 2);
+          // The first WARM_FIRST tiers in one file (the slot's f), then one a file (src/search/tiers.rs).
+          var f = "p/w" + i + "-" + (h < WARM_FIRST ? 0 : h - WARM_FIRST + 1);
           (files[f] || (files[f] = [])).push(enc(tier));
           at += tier.length;
         }
-        slot = { p: "w" + i, df: list.length, max: max, f: 3 };
+        slot = { p: "w" + i, df: list.length, max: max, f: WARM_FIRST };
       } else slot = enc(list);
       runs[i < T / 2 ? 0 : 1].push(slot);
     });
