@@ -45,7 +45,7 @@ pub(crate) fn is_long(df: usize, lay: &Layout) -> bool {
 }
 
 /// A term's place in a run: its postings, or where its tiers are.
-#[derive(Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub(crate) enum Slot {
     List(Vec<u32>),

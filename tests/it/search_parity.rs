@@ -75,11 +75,7 @@ fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) 
     std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
     std::fs::write(&js_path, NODE_SCRIPT).unwrap();
     let shard_dir = dir.path().join("shards");
-    for (name, body) in errbook::search::shards(&idx, cfg.search.weak_score, layout) {
-        let p = shard_dir.join(format!("{name}.json"));
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, body).unwrap();
-    }
+    write_shards(&idx, cfg.search.weak_score, layout, &shard_dir);
     let out = Command::new("node")
         .arg(&js_path)
         .arg(crate_dir.join("themes/default/static/search-rank.js"))
@@ -100,6 +96,20 @@ fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) 
         compare(&idx, q, j, cfg.search.weak_score);
     }
     println!("{} queries agree", queries.len());
+}
+
+/// The index's shards, cut as `layout` says, as `NAME.json` files under `dir`.
+fn write_shards(
+    idx: &errbook::search::Index,
+    weak: f64,
+    layout: &errbook::search::Layout,
+    dir: &Path,
+) {
+    for (name, body) in errbook::search::shards(idx, weak, layout) {
+        let p = dir.join(format!("{name}.json"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
 }
 
 fn compare(idx: &errbook::search::Index, q: &str, j: &serde_json::Value, weak: f64) {
@@ -206,6 +216,86 @@ fn javascript_and_rust_agree_on_every_evaluation_paste() {
         .collect();
     assert!(queries.len() >= 300);
     agree(&crate::search_cases::eval_dir(), &queries);
+}
+
+const LONG_SCRIPT: &str = r#"
+const fs = require("fs");
+const path = require("path");
+const s = require(process.argv[2]);
+const dir = process.argv[3];
+const read = (name) => Promise.resolve(JSON.parse(fs.readFileSync(path.join(dir, name + ".json"), "utf8")));
+(async () => {
+  const m = await read("m");
+  const fail = (msg) => { console.error(msg); process.exit(1); };
+  if (!m.long || !m.long.length) fail("the manifest names no long term");
+  for (const [term, i, slot] of m.long) {
+    // From the manifest alone: nothing missing, no run fetched.
+    const ix = s.sharded(m, read);
+    const n = ix.lower(term), t = ix.termAt(n), p = ix.tiered(n), df = ix.df(term);
+    const missed = ix.missing();
+    if (missed.length) fail(`${term}: the view asked for ${missed.join(", ")}`);
+    // From its run, as a manifest without long terms has it: the same.
+    const runs = s.sharded({ ...m, long: [] }, read);
+    let r;
+    for (let k = 0; k < 4; k++) {
+      r = [runs.lower(term), runs.termAt(runs.lower(term)), runs.tiered(runs.lower(term)), runs.df(term)];
+      const names = runs.missing();
+      if (!names.length) break;
+      await Promise.all(names.map(runs.load));
+    }
+    const got = JSON.stringify([n, t, p, df]), want = JSON.stringify(r);
+    if (n !== i || got !== want || JSON.stringify(p) !== JSON.stringify(slot)) fail(`${term}: ${got}, its run says ${want}, the manifest ${i} ${JSON.stringify(slot)}`);
+  }
+  process.stdout.write(String(m.long.length));
+})().catch((e) => { console.error(e); process.exit(1); });
+"#;
+
+/// The manifest names every long term with its number and slot, as its run has them, and the
+/// browser's view finds them there without fetching a run: the commonest words of a paste
+/// cost no file of terms.
+#[test]
+fn long_terms_come_from_the_manifest_as_their_runs_have_them() {
+    if !node() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let o = crate::common::synth()
+        .args([
+            "--entries",
+            "300",
+            "--articles",
+            "10",
+            "--seed",
+            "5",
+            "--out",
+        ])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let root = tmp.path().join("errbook");
+    let cfg = Config::load(&root).unwrap();
+    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
+    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let dir = tmp.path().join("shards");
+    write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
+    let js = tmp.path().join("long.js");
+    std::fs::write(&js, LONG_SCRIPT).unwrap();
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("node")
+        .arg(&js)
+        .arg(crate_dir.join("themes/default/static/search-rank.js"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let long: usize = String::from_utf8_lossy(&out.stdout).parse().unwrap();
+    let want = (idx.post.iter()).filter(|p| p.len() / 2 > 24).count();
+    assert_eq!(long, want, "every long term, and only those");
 }
 
 /// On a catalog large enough that a query's best two dozen are decided before the common terms'

@@ -32,8 +32,8 @@ pub(super) struct Shipped {
     arts: Vec<Art>,
     /// Lengths of the terms, each with its file.
     lens: BTreeSet<usize>,
-    /// The long terms: their tiers' name and how many tier files there are.
-    tiers: HashMap<u32, (String, usize)>,
+    /// The long terms: their tiers' name, how many tier files there are, and their slot.
+    tiers: HashMap<u32, (String, usize, Slot)>,
 }
 
 /// The index after an update, and what the update changed.
@@ -87,7 +87,7 @@ impl Shipped {
             offline: now.offline,
             emit,
         };
-        let (names, renamed) = self.ship_tiers(&now, &lay, &mut out);
+        let (names, renamed, long) = self.ship_tiers(&now, &lay, &mut out);
         let manifest_runs = self.ship_runs(&now, &lay, &names, &renamed, &mut out);
         self.ship_docs(&now, &lay, &mut out);
         self.ship_arts(&now.arts, &lay, &mut out);
@@ -98,48 +98,58 @@ impl Shipped {
             terms: now.post.sorted().len(),
             arts: now.arts.len(),
         };
-        out.write("m", || head.json(&lay, &manifest_runs, &lens));
+        out.write("m", || head.json(&lay, &manifest_runs, &long, &lens));
         self.arts = now.arts;
         out.shards
     }
 
     /// The long terms' tiers: all of a term's files when its list changed, it became long or
-    /// its tiers' name changed. Returns each long term's name, and the long terms whose name
-    /// is new (their runs must say so).
-    fn ship_tiers(
+    /// its tiers' name changed. Returns each long term's name, the long terms whose name is
+    /// new (their runs must say so), and the manifest's long terms (term, number, slot).
+    #[allow(clippy::type_complexity)]
+    fn ship_tiers<'t>(
         &mut self,
-        now: &Now<'_>,
+        now: &Now<'t>,
         lay: &Layout,
         out: &mut Out,
-    ) -> (HashMap<u32, String>, HashSet<u32>) {
+    ) -> (
+        HashMap<u32, String>,
+        HashSet<u32>,
+        Vec<(&'t str, usize, Slot)>,
+    ) {
         let (terms, post) = (now.terms, now.post);
-        let long: Vec<u32> = (post.sorted().iter().copied())
-            .filter(|&t| tiers::is_long(post.df(t), lay))
+        let long: Vec<(usize, u32)> = (post.sorted().iter().copied().enumerate())
+            .filter(|&(_, t)| tiers::is_long(post.df(t), lay))
             .collect();
-        let names = tiers::names(long.iter().map(|&t| terms.name(t)));
+        let names = tiers::names(long.iter().map(|&(_, t)| terms.name(t)));
         let mut shipped = HashMap::new();
         let mut renamed = HashSet::new();
         let mut files: HashSet<String> = HashSet::new();
-        for (&t, name) in long.iter().zip(names) {
+        let mut slots = Vec::with_capacity(long.len());
+        for (&(i, t), name) in long.iter().zip(names) {
             let old = self.tiers.get(&t);
             let same = old.is_some_and(|o| o.0 == name);
             if !same {
                 renamed.insert(t);
             }
-            let count;
-            if same && !flag(&now.touched.list, t) {
-                count = old.map_or(0, |o| o.1);
-            } else {
-                let (_, tier_files) = tiers::ship(&name, post.list(t), lay);
-                count = tier_files.len();
-                for (f, body) in tier_files {
-                    out.write(&f, || body);
+            let (count, slot) = match old {
+                Some((_, count, slot)) if same && !flag(&now.touched.list, t) => {
+                    (*count, slot.clone())
                 }
-            }
+                _ => {
+                    let (slot, tier_files) = tiers::ship(&name, post.list(t), lay);
+                    let count = tier_files.len();
+                    for (f, body) in tier_files {
+                        out.write(&f, || body);
+                    }
+                    (count, slot)
+                }
+            };
             files.extend((0..count).map(|k| tiers::file(&name, k)));
-            shipped.insert(t, (name, count));
+            slots.push((terms.name(t), i, slot.clone()));
+            shipped.insert(t, (name, count, slot));
         }
-        for (name, count) in self.tiers.values() {
+        for (name, count, _) in self.tiers.values() {
             for k in 0..*count {
                 let f = tiers::file(name, k);
                 if !files.contains(&f) {
@@ -149,7 +159,7 @@ impl Shipped {
         }
         let names = shipped.iter().map(|(&t, v)| (t, v.0.clone())).collect();
         self.tiers = shipped;
-        (names, renamed)
+        (names, renamed, slots)
     }
 
     /// The runs of terms: those whose bounds moved or whose terms' lists changed, or with a

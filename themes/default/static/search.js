@@ -98,7 +98,7 @@
     "NCCL error: unhandled cuda error, memory allocation failed"
   ];
   // The made-up index: the site's shape (src/search/shards.rs: two runs of terms, common
-  // terms in impact tiers, its entries a shard) over as many entries as the site has (so the
+  // terms in impact tiers and in the manifest's `long`, its entries a shard) over as many entries as the site has (so the
   // ranking's buffers are the ones the first query uses), a few thousand of them with terms.
   var WARM_TERMS = ["alloc", "assert", "cuda", "devic", "error", "memory", "nccl", "out", "trigger", "unhandl"];
   var WARM_LONG = { cuda: 1, error: 1, memory: 1, out: 1 };
@@ -106,7 +106,7 @@
   var WARM_DFS = [900, 3000, 3000, 2500, 400, 300, 2000, 900, 3000, 3000, 2500, 400];
   function warmIndex(n, per) {
     n = Math.max(n || 0, 4096);
-    var seed = 7, files = {}, runs = [[], []], T = WARM_TERMS.length;
+    var seed = 7, files = {}, runs = [[], []], long = [], T = WARM_TERMS.length;
     var rand = function () { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed / 4294967296; };
     var enc = function (list) {
       var out = [], last = 0;
@@ -132,6 +132,7 @@
           at += tier.length;
         }
         slot = { p: "w" + i, df: list.length, max: max, f: WARM_FIRST };
+        long.push([t, i, slot]);
       } else slot = enc(list);
       runs[i < T / 2 ? 0 : 1].push(slot);
     });
@@ -142,8 +143,8 @@
     Object.keys(lens).forEach(function (l) { files["l/" + l] = lens[l]; });
     var msgs = ["CUDA error: out of memory", "CUDA error: device-side assert triggered",
       "NCCL error: unhandled cuda error", "CUDA out of memory. Tried to allocate <size>"];
-    var manifest = { v: 5, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
-      t: [["w0", WARM_TERMS[0], 0], ["w1", WARM_TERMS[T / 2], T / 2]],
+    var manifest = { v: 6, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
+      t: [["w0", WARM_TERMS[0], 0], ["w1", WARM_TERMS[T / 2], T / 2]], long: long,
       lens: Object.keys(lens).map(Number) };
     return {
       manifest: manifest,
