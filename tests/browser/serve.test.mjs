@@ -106,8 +106,15 @@ test("serve: broken start, break, undo, rename: the page follows each edit", { t
     // The page has searched already: its search holds the index's shards.
     const message = good.split("\n")[0].slice(2);
     const topMessage = (q) => page.evaluate(async (q) => {
-      const S = window.errbookSearch, a = await S.query(q, 8);
-      return a.hits.length ? S.state.idx.doc(a.hits[0].doc)[1] : null;
+      const S = window.errbookSearch;
+      for (let k = 0; k < 5; k++) {
+        const a = await S.query(q, 8), ix = S.state.idx;
+        // A late swap of serve's (errbookSearch.reset()) let go of the index the query read
+        // while it ran: ask again, of the index now.
+        if (ix === null) continue;
+        return a.hits.length ? ix.doc(a.hits[0].doc)[1] : null;
+      }
+      return "the page's index was let go five times";
     }, q);
     assert.equal(await topMessage(message), message);
     // The edit changes the error's message too.
