@@ -453,14 +453,14 @@ const LOADERS = {
       for (let k = 0; k * m.docs < m.n; k++) names.push("d/" + k);
       for (let k = 0; k * m.arts < m.nArts; k++) names.push("a/" + k);
       await Promise.all(names.map(ix.load));
-      // The long terms' tiers, now that the runs are in: the first p.f in file 0, then one a
-      // file (src/search/tiers.rs).
-      const more = [];
+      // The long terms' tiers, now that the runs are in: each tier's file as the theme finds it
+      // (search-index.js's tierFile, src/search/tiers.rs).
+      const more = new Set();
       for (let i = 0; ix.tiered && i < m.count; i++) {
         const p = ix.tiered(i);
-        if (p) for (let f = 0; f < 1 + Math.max(0, p.max.length - p.f); f++) more.push("p/" + p.p + "-" + f);
+        if (p) for (let k = 0; k < p.max.length; k++) more.add(window.errbookRank.tierFile(p, k));
       }
-      await Promise.all(more.map(ix.load));
+      await Promise.all([...more].map(ix.load));
       ix.missing();
       const t1 = performance.now();
       window.__search = (q) => {

@@ -102,7 +102,8 @@
 
   // Where tier k of a long term's slot p is: its file, and its place in that file's list.
   // A slot's `f`: how many tiers its first file holds (three, or more for a term in many
-  // documents).
+  // documents), then one a file. (Two a file after the first: 18% fewer files at a million
+  // entries, 5-12% more bytes, and the same time in Chromium; not made.)
   function tierFile(p, k) { return "p/" + p.p + "-" + (k < p.f ? 0 : k - p.f + 1); }
   function tierAt(p, k) { return k < p.f ? k : 0; }
 
@@ -409,7 +410,7 @@
   function before(a, b) { return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]); }
 
   var api = { idf: idf, osa: osa, expand: expand, view: view, sharded: sharded, rounds: rounds,
-              tieredTop: tieredTop, before: before, forget: forget };
+              tieredTop: tieredTop, before: before, forget: forget, tierFile: tierFile };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookIndexView = api;
 })();

@@ -584,7 +584,7 @@
   }
 
   var api = { normalise: normalise, readings: readings, template: template, tokens: tokens, stem: stem, search: search, osa: osa,
-              view: view, sharded: sharded, query: query, articles: articles };
+              view: view, sharded: sharded, query: query, articles: articles, tierFile: X.tierFile };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else if (typeof window !== "undefined") window.errbookRank = api;
 })();

@@ -126,8 +126,8 @@
         for (var h = 0; at < list.length; h++) {
           var tier = list.slice(at, at + (64 << h));
           max.push(tier[0][1]);
-          // The first WARM_FIRST tiers in one file (the slot's f), then one a file (src/search/tiers.rs).
-          var f = "p/w" + i + "-" + (h < WARM_FIRST ? 0 : h - WARM_FIRST + 1);
+          // In the files the slot's f says, as search-index.js finds them (src/search/tiers.rs).
+          var f = R.tierFile({ p: "w" + i, f: WARM_FIRST }, h);
           (files[f] || (files[f] = [])).push(enc(tier));
           at += tier.length;
         }
