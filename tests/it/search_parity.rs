@@ -7,7 +7,7 @@
 
 use errbook::Config;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const NODE_SCRIPT: &str = r#"
@@ -218,6 +218,35 @@ fn javascript_and_rust_agree_on_every_evaluation_paste() {
     agree(&crate::search_cases::eval_dir(), &queries);
 }
 
+/// A catalog errbook-synth generates in a temporary folder (kept while the folder lives): the
+/// folder, the catalog's root, its config and its search index.
+fn generated(
+    entries: &str,
+    articles: &str,
+    seed: &str,
+) -> (tempfile::TempDir, PathBuf, Config, errbook::search::Index) {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = crate::common::synth()
+        .args([
+            "--entries",
+            entries,
+            "--articles",
+            articles,
+            "--seed",
+            seed,
+            "--out",
+        ])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let root = tmp.path().join("errbook");
+    let cfg = Config::load(&root).unwrap();
+    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
+    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    (tmp, root, cfg, idx)
+}
+
 const LONG_SCRIPT: &str = r#"
 const fs = require("fs");
 const path = require("path");
@@ -258,25 +287,7 @@ fn long_terms_come_from_the_manifest_as_their_runs_have_them() {
     if !node() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let o = crate::common::synth()
-        .args([
-            "--entries",
-            "300",
-            "--articles",
-            "10",
-            "--seed",
-            "5",
-            "--out",
-        ])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let root = tmp.path().join("errbook");
-    let cfg = Config::load(&root).unwrap();
-    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let (tmp, _, cfg, idx) = generated("300", "10", "5");
     let dir = tmp.path().join("shards");
     write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
     let js = tmp.path().join("long.js");
@@ -306,25 +317,7 @@ fn tiers_answer_as_whole_lists_on_a_larger_catalog() {
     if !node() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let o = crate::common::synth()
-        .args([
-            "--entries",
-            "600",
-            "--articles",
-            "20",
-            "--seed",
-            "3",
-            "--out",
-        ])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let root = tmp.path().join("errbook");
-    let cfg = Config::load(&root).unwrap();
-    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let (_tmp, root, _, idx) = generated("600", "20", "3");
     let mut queries = Vec::new();
     for d in idx.docs.iter().step_by(23) {
         queries.push(d.1.clone());
