@@ -63,7 +63,6 @@ fn agree(root: &Path, queries: &[String]) {
 
 /// `agree`, the shards cut as `layout` says.
 fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) {
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cfg = Config::load(root).unwrap();
     let analysis = errbook::site::analyse(root, &cfg, true).unwrap();
     let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
@@ -76,13 +75,31 @@ fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) 
     std::fs::write(&js_path, NODE_SCRIPT).unwrap();
     let shard_dir = dir.path().join("shards");
     write_shards(&idx, cfg.search.weak_score, layout, &shard_dir);
+    let weak = cfg.search.weak_score.to_string();
+    let out = run_node(
+        &js_path,
+        &[
+            idx_path.as_os_str(),
+            q_path.as_os_str(),
+            weak.as_ref(),
+            shard_dir.as_os_str(),
+        ],
+    );
+    let js: Vec<serde_json::Value> = serde_json::from_slice(&out).unwrap();
+    assert_eq!(js.len(), queries.len());
+    for (q, j) in queries.iter().zip(&js) {
+        compare(&idx, q, j, cfg.search.weak_score);
+    }
+    println!("{} queries agree", queries.len());
+}
+
+/// Run the node script at `script` with the theme's search-rank.js and `args`; its stdout.
+fn run_node(script: &Path, args: &[&std::ffi::OsStr]) -> Vec<u8> {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("node")
-        .arg(&js_path)
+        .arg(script)
         .arg(crate_dir.join("themes/default/static/search-rank.js"))
-        .arg(&idx_path)
-        .arg(&q_path)
-        .arg(cfg.search.weak_score.to_string())
-        .arg(&shard_dir)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -90,12 +107,7 @@ fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) 
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let js: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(js.len(), queries.len());
-    for (q, j) in queries.iter().zip(&js) {
-        compare(&idx, q, j, cfg.search.weak_score);
-    }
-    println!("{} queries agree", queries.len());
+    out.stdout
 }
 
 /// The index's shards, cut as `layout` says, as `NAME.json` files under `dir`.
@@ -292,19 +304,8 @@ fn long_terms_come_from_the_manifest_as_their_runs_have_them() {
     write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
     let js = tmp.path().join("long.js");
     std::fs::write(&js, LONG_SCRIPT).unwrap();
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("node")
-        .arg(&js)
-        .arg(crate_dir.join("themes/default/static/search-rank.js"))
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let long: usize = String::from_utf8_lossy(&out.stdout).parse().unwrap();
+    let out = run_node(&js, &[dir.as_os_str()]);
+    let long: usize = String::from_utf8_lossy(&out).parse().unwrap();
     let want = (idx.post.iter()).filter(|p| p.len() / 2 > 24).count();
     assert_eq!(long, want, "every long term, and only those");
 }
