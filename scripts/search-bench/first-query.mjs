@@ -7,11 +7,16 @@
 // loaded by <script> tags: the bytes are what the page read from disk, gzipped for comparison).
 //
 //   node first-query.mjs --hosted OUT [--offline OUT] [--queries N] [--seed N] [--json FILE]
-//                        [--after load|preload|load,preload] [--http2]
+//                        [--after load|preload|load,preload] [--http2] [--rtt MS]
 //
 // --http2: the hosted build over HTTP/2 (TLS, a certificate made for the run by openssl, which
 // this Chromium is told to accept), as static hosts serve it: one connection, every file of a
 // round asked at once. Without it, HTTP/1.1: at most six requests at a time to the host.
+//
+// --rtt MS: each file of the hosted build is answered MS milliseconds after its request comes,
+// a network's round trip between a reader and the host (the loopback has none): what a round of
+// fetches costs on a real connection beside what the browser spends on each file. Best with
+// --http2, where a round's files travel together as they do from static hosts.
 //
 // FQ_SETTLE_MS (default 1000): how long each new Chromium waits on a blank page before it goes
 // to the site.
@@ -51,6 +56,8 @@ const SEED = +opt("seed", 1);
 const JSON_OUT = opt("json", null);
 const AFTER = opt("after", "load").split(",");
 const HTTP2 = argv.includes("--http2");
+const RTT = +opt("rtt", 0);
+if (!(RTT >= 0)) { console.error("--rtt: milliseconds, 0 or more"); process.exit(2); }
 if (AFTER.some((a) => a !== "load" && a !== "preload")) { console.error("--after: load, preload or load,preload"); process.exit(2); }
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 if (!HOSTED) { console.error("usage: first-query.mjs --hosted OUT [--offline OUT] [--queries N]"); process.exit(2); }
@@ -172,8 +179,11 @@ const serve = (req, res) => {
   // the query's time (seconds on a large site's shards), which a precompressing host never pays.
   let body = fs.readFileSync(file);
   if (p === "/index.html") body = inject(body.toString());
-  res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
-  res.end(body);
+  const send = () => {
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+    res.end(body);
+  };
+  if (RTT > 0) setTimeout(send, RTT); else send();
 };
 const server = HTTP2 ? http2.createSecureServer({ ...tls(), allowHTTP1: true }, serve) : http.createServer(serve);
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
@@ -231,7 +241,7 @@ server.close();
 // ---- the figures ----------------------------------------------------------------------------
 const q = (xs, p) => { const v = [...xs].sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(p * v.length))]; };
 const kb = (b) => (b / 1e6).toFixed(3) + " MB";
-console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new Chromium, no DevTools protocol attached, hosted over ${HTTP2 ? "HTTP/2" : "HTTP/1.1"} (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
+console.log(`first query: ${manifest.n} entries, ${N} pasted and ${N} typed queries, each in a new Chromium, no DevTools protocol attached, hosted over ${HTTP2 ? "HTTP/2" : "HTTP/1.1"}${RTT ? `, ${RTT} ms a round trip` : ""} (load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
 console.log("mode     kind    after    bytes (gzip) median / max       files median / max   rounds median / max  time ms median / p90 / max   ranking alone ms median / max  ready at ms median  computing / waiting ms median");
 const rows = [];
 for (const mode of OFFLINE ? ["hosted", "offline"] : ["hosted"]) {

@@ -267,7 +267,7 @@
   // million entries; 37 rounds, not 43, at 100,000: each round also fetched the best so far.)
   var STEPS = 4, DOUBT = 3;
   function tieredTop(ix, exs, ws, denom, max) {
-    var K = exs.length, tiers = [], key = [], T = 0, k, e, j, f = 0;
+    var K = exs.length, tiers = [], key = [], T = 0, k, e, j, f = 0, t;
     for (k = 0; k < K; k++) {
       for (e = 0; e < exs[k].length; e++) {
         var long = ix.tiered(exs[k][e][0]) !== null;
@@ -320,6 +320,9 @@
       lo[y] = denom > 0 ? sum / denom : 0;
       dirty[y] = 0;
     }
+    // Runs still missing: the first file of every long term's tiers comes in the same round
+    // (the first pass reads it whatever the runs say).
+    if (ix.incomplete()) { for (t = 0; t < tiers.length; t++) if (tiers[t].h === 0) ix.tier(tiers[t].p, 0); }
     var out = ix.incomplete() ? null : settle(ix, tiers, docs, known, met, lo, K, T, denom, max);
     // Finished: only the answer stays.
     if (out !== null) { s.out = out; release(s); }
