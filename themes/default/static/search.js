@@ -98,8 +98,12 @@
     "NCCL error: unhandled cuda error, memory allocation failed"
   ];
   // The made-up index: the site's shape (src/search/shards.rs: two runs of terms, common
-  // terms in impact tiers and in the manifest's `long`, its entries a shard) over as many entries as the site has (so the
-  // ranking's buffers are the ones the first query uses), a few thousand of them with terms.
+  // terms in impact tiers and in the manifest's `long`, its entries a shard) over as many
+  // entries as the site has (so the ranking's buffers are the ones the first query uses), up
+  // to 32,768 of them with terms, a common one in 24,000: the first pass's loops run long
+  // enough for the engine's optimising compiler, as a paste's do (at 100,000 entries a paste
+  // folds 100,000 postings or more; with 3,000 a common term, the warmed ranking still took
+  // twice its time).
   var WARM_TERMS = ["alloc", "assert", "cuda", "devic", "error", "memory", "nccl", "out", "trigger", "unhandl"];
   var WARM_LONG = { cuda: 1, error: 1, memory: 1, out: 1 };
   var WARM_FIRST = 3;
@@ -114,9 +118,9 @@
       return out;
     };
     WARM_TERMS.forEach(function (t, i) {
-      var list = [], seen = {}, count = WARM_LONG[t] ? 3000 : 300;
+      var list = [], seen = {}, count = WARM_LONG[t] ? 24000 : 2400, D = Math.min(n, 32768);
       for (var k = 0; k < count; k++) {
-        var d = Math.floor(rand() * 4096) * Math.floor(n / 4096);
+        var d = Math.floor(rand() * D) * Math.floor(n / D);
         if (!seen[d]) { seen[d] = 1; list.push([d, 1 + Math.floor(rand() * 99)]); }
       }
       var slot;
