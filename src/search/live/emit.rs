@@ -87,8 +87,8 @@ impl Shipped {
             offline: now.offline,
             emit,
         };
-        let (names, renamed, long) = self.ship_tiers(&now, &lay, &mut out);
-        let manifest_runs = self.ship_runs(&now, &lay, &names, &renamed, &mut out);
+        let (renamed, long) = self.ship_tiers(&now, &lay, &mut out);
+        let manifest_runs = self.ship_runs(&now, &lay, &renamed, &mut out);
         self.ship_docs(&now, &lay, &mut out);
         self.ship_arts(&now.arts, &lay, &mut out);
         let lens = self.ship_lens(&now, &mut out);
@@ -104,19 +104,15 @@ impl Shipped {
     }
 
     /// The long terms' tiers: all of a term's files when its list changed, it became long or
-    /// its tiers' name changed. Returns each long term's name, the long terms whose name is
-    /// new (their runs must say so), and the manifest's long terms (term, number, slot).
-    #[allow(clippy::type_complexity)]
+    /// its tiers' name changed. Keeps each long term's tiers and slot (`tiers`, which the runs
+    /// ship). Returns the long terms whose name is new (their runs must say so) and the
+    /// manifest's long terms (term, number, slot).
     fn ship_tiers<'t>(
         &mut self,
         now: &Now<'t>,
         lay: &Layout,
         out: &mut Out,
-    ) -> (
-        HashMap<u32, String>,
-        HashSet<u32>,
-        Vec<(&'t str, usize, Slot)>,
-    ) {
+    ) -> (HashSet<u32>, Vec<(&'t str, usize, Slot)>) {
         let (terms, post) = (now.terms, now.post);
         let long: Vec<(usize, u32)> = (post.sorted().iter().copied().enumerate())
             .filter(|&(_, t)| tiers::is_long(post.df(t), lay))
@@ -157,9 +153,8 @@ impl Shipped {
                 }
             }
         }
-        let names = shipped.iter().map(|(&t, v)| (t, v.0.clone())).collect();
         self.tiers = shipped;
-        (names, renamed, slots)
+        (renamed, slots)
     }
 
     /// The runs of terms: those whose bounds moved or whose terms' lists changed, or with a
@@ -168,7 +163,6 @@ impl Shipped {
         &mut self,
         now: &Now<'_>,
         lay: &Layout,
-        long: &HashMap<u32, String>,
         renamed: &HashSet<u32>,
         out: &mut Out,
     ) -> Vec<(String, String, usize)> {
@@ -193,8 +187,8 @@ impl Shipped {
                     let ts: Vec<&str> = run.iter().map(|&t| terms.name(t)).collect();
                     let ps: Vec<Slot> = run
                         .iter()
-                        .map(|&t| match long.get(&t) {
-                            Some(p) => tiers::ship(p, post.list(t), lay).0,
+                        .map(|&t| match self.tiers.get(&t) {
+                            Some((_, _, slot)) => slot.clone(),
                             None => Slot::List(post.encoded(t)),
                         })
                         .collect();
