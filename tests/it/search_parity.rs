@@ -259,6 +259,17 @@ fn generated(
     (tmp, root, cfg, idx)
 }
 
+/// A 300-entry generated catalog's index, its shards (terms in more than 24 entries in tiers)
+/// under the folder's `shards`, and `script` written beside them to run with `run_node`.
+fn generated_shards(script: &str) -> (tempfile::TempDir, errbook::search::Index, PathBuf, PathBuf) {
+    let (tmp, _, cfg, idx) = generated("300", "10", "5");
+    let dir = tmp.path().join("shards");
+    write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
+    let js = tmp.path().join("script.js");
+    std::fs::write(&js, script).unwrap();
+    (tmp, idx, dir, js)
+}
+
 const LONG_SCRIPT: &str = r#"
 const fs = require("fs");
 const path = require("path");
@@ -299,11 +310,7 @@ fn long_terms_come_from_the_manifest_as_their_runs_have_them() {
     if !node() {
         return;
     }
-    let (tmp, _, cfg, idx) = generated("300", "10", "5");
-    let dir = tmp.path().join("shards");
-    write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
-    let js = tmp.path().join("long.js");
-    std::fs::write(&js, LONG_SCRIPT).unwrap();
+    let (_tmp, idx, dir, js) = generated_shards(LONG_SCRIPT);
     let out = run_node(&js, &[dir.as_os_str()]);
     let long: usize = String::from_utf8_lossy(&out).parse().unwrap();
     let want = (idx.post.iter()).filter(|p| p.len() / 2 > 24).count();
@@ -343,14 +350,10 @@ fn a_first_round_asks_for_long_terms_tiers_with_the_runs() {
     if !node() {
         return;
     }
-    let (tmp, _, cfg, idx) = generated("300", "10", "5");
-    let dir = tmp.path().join("shards");
-    write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
+    let (tmp, idx, dir, js) = generated_shards(FIRST_ROUND_SCRIPT);
     let queries: Vec<&str> = idx.docs.iter().step_by(7).map(|d| d.1.as_str()).collect();
     let q_path = tmp.path().join("queries.json");
     std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
-    let js = tmp.path().join("first.js");
-    std::fs::write(&js, FIRST_ROUND_SCRIPT).unwrap();
     let out = run_node(&js, &[dir.as_os_str(), q_path.as_os_str()]);
     let both: usize = String::from_utf8_lossy(&out).parse().unwrap();
     // Not true for want of such pastes: most need a run and a long term's tiers at once.
