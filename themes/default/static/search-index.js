@@ -251,7 +251,11 @@
     if (rows <= s.cap) return;
     s.cap = Math.max(rows, Math.min(s.cap * 2, n));
     var kn = new Float64Array(s.cap * K), mt = new Uint8Array(s.cap * T), lo = new Float64Array(s.cap), dt = new Uint8Array(s.cap);
-    kn.set(s.known); mt.set(s.met); lo.set(s.lo); dt.set(s.dirty);
+    // Only the rows in use: the room past them was never written, and copying it would make
+    // the system supply its memory.
+    var used = s.docs.length;
+    kn.set(s.known.subarray(0, used * K)); mt.set(s.met.subarray(0, used * T));
+    lo.set(s.lo.subarray(0, used)); dt.set(s.dirty.subarray(0, used));
     s.known = kn; s.met = mt; s.lo = lo; s.dirty = dt;
   }
 
@@ -301,7 +305,8 @@
         for (var l = 0; l < lists.length; l++) { fold.push(lists[l], k, ti, w); more += lists[l].length / 2; }
       }
     }
-    // Each list as it came, the rows it meets at most all of them.
+    // Room first for as many new rows as the lists have postings (at most the catalog), then
+    // each list folded as it came.
     grow(s, K, T, Math.min(ix.n, docs.length + more), ix.n);
     var known = s.known, met = s.met, dirty = s.dirty;
     for (var g = 0; g < fold.length; g += 4) {
