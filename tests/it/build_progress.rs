@@ -2,20 +2,15 @@
 //! (here at once: `ERRBOOK_PROGRESS_AFTER_MS=0`, so that a fast machine shows it too); a build
 //! whose stderr is a pipe, or one in CI, prints nothing but its own lines.
 
-use crate::common::{errbook, repo};
+use crate::common::{errbook, synth_catalog};
 use std::path::Path;
 
 /// A synthetic catalog of a few hundred pages.
 fn catalog(out: &Path) -> std::path::PathBuf {
-    let o = crate::common::synth()
-        .current_dir(repo())
-        .args(["--entries", "200", "--articles", "10", "--sites", "errbook"])
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    out.join("errbook")
+    synth_catalog(
+        out,
+        &["--entries", "200", "--articles", "10", "--sites", "errbook"],
+    )
 }
 
 #[test]

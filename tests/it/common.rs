@@ -17,6 +17,20 @@ pub(crate) fn synth() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("errbook-synth").expect("binary built")
 }
 
+/// A synthetic catalog made by `synth` under `out` with `args` (entries, articles, seed...);
+/// its root, `out/errbook`.
+pub(crate) fn synth_catalog(out: &Path, args: &[&str]) -> PathBuf {
+    let o = synth()
+        .current_dir(repo())
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out.join("errbook")
+}
+
 /// Build the site at `root` into a fresh temp dir; returns (tempdir, output path).
 pub(crate) fn build(root: &Path, extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();

@@ -17,14 +17,19 @@ use std::time::{Duration, Instant};
 fn catalogs(dir: &Path, entries: &str) -> (PathBuf, PathBuf) {
     let (a, b) = (dir.join("a"), dir.join("b"));
     for (out, seed) in [(&a, "7"), (&b, "7")] {
-        let o = crate::common::synth()
-            .current_dir(crate::common::repo())
-            .args(["--entries", entries, "--articles", "20", "--seed", seed])
-            .args(["--sites", "errbook", "--out"])
-            .arg(out)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        crate::common::synth_catalog(
+            out,
+            &[
+                "--entries",
+                entries,
+                "--articles",
+                "20",
+                "--seed",
+                seed,
+                "--sites",
+                "errbook",
+            ],
+        );
     }
     let (a, b) = (a.join("errbook"), b.join("errbook"));
     for e in walkdir::WalkDir::new(b.join("content/errors")) {

@@ -1,18 +1,23 @@
 //! No speed trick may change the output: the synthetic catalog built with one thread and in
 //! parallel, cold and into an existing output folder after an edit, gives the same bytes.
 
-use crate::common::{errbook, files, repo};
+use crate::common::{errbook, files, synth_catalog};
 use std::path::Path;
 
 fn synth(out: &Path) {
-    let o = crate::common::synth()
-        .current_dir(repo())
-        .args(["--entries", "300", "--articles", "30", "--seed", "5"])
-        .args(["--sites", "errbook", "--out"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    synth_catalog(
+        out,
+        &[
+            "--entries",
+            "300",
+            "--articles",
+            "30",
+            "--seed",
+            "5",
+            "--sites",
+            "errbook",
+        ],
+    );
 }
 
 fn build(root: &Path, dest: &Path, extra: &[&str]) {

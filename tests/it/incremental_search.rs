@@ -13,22 +13,10 @@ use std::time::SystemTime;
 /// A synthetic catalog of 150 entries and 12 articles; its root.
 fn catalog() -> (tempfile::TempDir, PathBuf) {
     let t = tempfile::tempdir().unwrap();
-    let o = synth()
-        .current_dir(repo())
-        .args([
-            "--entries",
-            "150",
-            "--articles",
-            "12",
-            "--seed",
-            "7",
-            "--out",
-        ])
-        .arg(t.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let root = t.path().join("errbook");
+    let root = synth_catalog(
+        t.path(),
+        &["--entries", "150", "--articles", "12", "--seed", "7"],
+    );
     (t, root)
 }
 

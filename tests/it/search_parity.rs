@@ -238,21 +238,10 @@ fn generated(
     seed: &str,
 ) -> (tempfile::TempDir, PathBuf, Config, errbook::search::Index) {
     let tmp = tempfile::tempdir().unwrap();
-    let o = crate::common::synth()
-        .args([
-            "--entries",
-            entries,
-            "--articles",
-            articles,
-            "--seed",
-            seed,
-            "--out",
-        ])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let root = tmp.path().join("errbook");
+    let root = crate::common::synth_catalog(
+        tmp.path(),
+        &["--entries", entries, "--articles", articles, "--seed", seed],
+    );
     let cfg = Config::load(&root).unwrap();
     let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
     let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
