@@ -83,15 +83,16 @@ fn indent(l: &str) -> usize {
 }
 
 /// `lines[i]` as an exception line that ends a traceback: unindented, `Name: message` (or an
-/// exception-like name alone), right after an indented frame line or right after another
-/// exception line (two children's frames interleaved, then both their exception lines).
+/// exception-like name alone), right after an indented frame line, another exception line (two
+/// children's frames interleaved, then both their exception lines) or another child's header
+/// (that child announced itself between this one's frames and its exception line).
 fn orphan_exception(lines: &[&str], i: usize) -> Option<RaisedError> {
     let line = lines[i].trim_end();
     if line.is_empty() || indent(line) > 0 {
         return None;
     }
     let prev = lines[..i].iter().rev().find(|l| !l.trim().is_empty())?;
-    if indent(prev) == 0 && !looks_like_exception(prev.trim_end()) {
+    if indent(prev) == 0 && !looks_like_exception(prev.trim_end()) && !CHILD.is_match(prev.trim()) {
         return None;
     }
     let c = EXC_LINE.captures(line)?;

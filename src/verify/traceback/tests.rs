@@ -81,6 +81,33 @@ fn two_childrens_frames_interleaved_then_both_exception_lines() {
 }
 
 #[test]
+fn an_exception_line_after_another_childs_header() {
+    // Workers raising at once: worker 1's frames, worker 3's header, then worker 1's exception
+    // line, worker 3's traceback after it. (Worker 1's exception was lost: a test run on a
+    // loaded machine found three of four workers.)
+    let f = "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n    self.run()\n";
+    let text = format!(
+        "Process Process-2:\nTraceback (most recent call last):\n{f}Process Process-4:\n\
+         ZeroDivisionError: worker 1 gave up\nTraceback (most recent call last):\n{f}\
+         ZeroDivisionError: worker 3 gave up\nparent done\n"
+    );
+    let r = parse(&text);
+    assert_eq!(r.final_error, None);
+    let got: Vec<_> = r
+        .children
+        .iter()
+        .map(|c| (c.origin.as_str(), c.message.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Process-2", "worker 1 gave up"),
+            ("Process-4", "worker 3 gave up")
+        ]
+    );
+}
+
+#[test]
 fn a_managers_remote_error_wraps_the_servers_exception() {
     let text = "\
 Traceback (most recent call last):
