@@ -66,14 +66,7 @@ if (!HOSTED) { console.error("usage: first-query.mjs --hosted OUT [--offline OUT
 const manifest = JSON.parse(fs.readFileSync(path.join(HOSTED, "search/m.json"), "utf8"));
 let s = SEED >>> 0;
 const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-// A file of entries as src/search/entries.rs writes it (each row against the one before), or
-// whole as builds before it wrote them: [id, message, ...].
-const entries = (rows) => {
-  let b = null;
-  return rows.map((r) => (b = typeof r[0] !== "number" ? r : b === null ? [r[1], r[3], r[4], r[5], r[6]]
-    : [b[0].slice(0, r[0]) + r[1], b[1].slice(0, r[2]) + r[3], r[4], r[5], r[6] === 0 ? b[4] : r[6]]));
-};
-const docAt = (d) => entries(JSON.parse(fs.readFileSync(path.join(HOSTED, `search/d/${Math.floor(d / manifest.docs)}.json`), "utf8")))[d % manifest.docs];
+const docAt = (d) => JSON.parse(fs.readFileSync(path.join(HOSTED, `search/d/${Math.floor(d / manifest.docs)}.json`), "utf8"))[d % manifest.docs];
 const queries = [];
 for (let k = 0; k < N; k++) {
   const msg = docAt(Math.floor(rand() * manifest.n))[1];

@@ -8,7 +8,6 @@
 //! cut into the site's files as `layout` says; `tiers`, a common term's postings by impact), `live` (the index `serve` keeps, changed in place by an edit).
 
 mod clean;
-mod entries;
 mod expand;
 pub(crate) mod format;
 mod gather;

@@ -4,7 +4,7 @@
 //!
 //! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its JSON, in
 //! a string, to `window.errbookShard(name, json)`, for pages opened from file:// cannot fetch):
-//! - `m`: the manifest, `{"v":7,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
+//! - `m`: the manifest, `{"v":6,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
 //!   "t":[[name, first term, number of its first term]...],"long":[[term, number, slot]...],
 //!   "lens":[term lengths...]}`. `long`: every long term (below) with its number and its slot
 //!   as its run has it: the commonest words, in nearly every paste, whose slots are a few
@@ -21,12 +21,11 @@
 //! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
 //!   [df...]]`, the last being the document frequency of each distinct term of its message
 //!   and then of each alias (the rerank's weights, which would otherwise need those terms'
-//!   runs); each written against the one before it (`entries`);
+//!   runs);
 //! - `a/K`: articles `K*A ..`, `[title, site path]`;
 //! - `l/LEN`: every term of that length, sorted: what a misspelt term is compared with.
 
 use crate::core::output::OutFile;
-use crate::search::entries::{self, Entry};
 use crate::search::expand::df;
 use crate::search::format::{Doc, Index};
 use crate::search::layout::{fnv, json, run_name, Layout};
@@ -189,15 +188,12 @@ where
     for (k, chunk) in docs.chunks(lay.docs).enumerate() {
         let docs: Vec<_> = chunk
             .iter()
-            .map(|d| Entry {
-                id: d.0.as_ref(),
-                message: d.1.as_ref(),
-                arts: &d.2,
-                aliases: d.3.as_ref(),
-                dfs: dfs(idx, d.1.as_ref(), d.3.as_ref()),
+            .map(|d| {
+                let dfs = dfs(idx, d.1.as_ref(), d.3.as_ref());
+                (&d.0, &d.1, &d.2, &d.3, dfs)
             })
             .collect();
-        out(format!("d/{k}"), entries::file(&docs))?;
+        out(format!("d/{k}"), json(&docs))?;
     }
     for (k, chunk) in idx.arts.chunks(lay.arts).enumerate() {
         out(format!("a/{k}"), json(&chunk))?;
@@ -258,7 +254,7 @@ impl Manifest {
             lens: &'a [usize],
         }
         json(&Body {
-            v: 7,
+            v: 6,
             n: self.docs,
             weak: self.weak,
             count: self.terms,

@@ -10,7 +10,6 @@ use super::doc::Kept;
 use super::post::{Postings, Touched};
 use super::terms::Terms;
 use crate::core::output::OutFile;
-use crate::search::entries::{self, Entry};
 use crate::search::format::Art;
 use crate::search::layout::{self, Layout};
 use crate::search::shards::{self, Manifest};
@@ -221,15 +220,12 @@ impl Shipped {
                 out.write(&format!("d/{k}"), || {
                     let docs: Vec<_> = chunk
                         .iter()
-                        .map(|d| Entry {
-                            id: &d.id,
-                            message: &d.message,
-                            arts: &d.art_nums,
-                            aliases: &d.aliases,
-                            dfs: d.rerank.iter().map(|&t| post.df(t)).collect(),
+                        .map(|d| {
+                            let dfs: Vec<usize> = d.rerank.iter().map(|&t| post.df(t)).collect();
+                            (&d.id, &d.message, &d.art_nums, &d.aliases, dfs)
                         })
                         .collect();
-                    entries::file(&docs)
+                    layout::json(&docs)
                 });
             }
         }

@@ -107,20 +107,6 @@
   function tierFile(p, k) { return "p/" + p.p + "-" + (k < p.f ? 0 : k - p.f + 1); }
   function tierAt(p, k) { return k < p.f ? k : 0; }
 
-  // A file of entries as written (src/search/entries.rs), each row against the one before:
-  // [i, id, m, message, [articles], [aliases], df], i and m how much of the id and message
-  // before it repeats, df 0 where the list before repeats; back to [id, message, [articles],
-  // [aliases], [df...]].
-  function entries(rows) {
-    var out = new Array(rows.length), b = null;
-    for (var k = 0; k < rows.length; k++) {
-      var r = rows[k];
-      out[k] = b = b === null ? [r[1], r[3], r[4], r[5], r[6]]
-        : [b[0].slice(0, r[0]) + r[1], b[1].slice(0, r[2]) + r[3], r[4], r[5], r[6] === 0 ? b[4] : r[6]];
-    }
-    return out;
-  }
-
   // A view of the shards under search/: m is the manifest (search/m), fetchShard(name) a promise
   // of the shard of that name (t/..., p/..., d/K, a/K, l/LEN).
   function sharded(m, fetchShard) {
@@ -190,10 +176,7 @@
       load: function (name) {
         if (shards[name] !== undefined) return Promise.resolve();
         if (!loading[name]) {
-          loading[name] = fetchShard(name).then(function (data) {
-            shards[name] = name.charAt(0) === "d" ? entries(data) : data;
-            delete loading[name];
-          },
+          loading[name] = fetchShard(name).then(function (data) { shards[name] = data; delete loading[name]; },
             function (e) { delete loading[name]; throw e; });
         }
         return loading[name];
