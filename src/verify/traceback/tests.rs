@@ -83,8 +83,9 @@ fn two_childrens_frames_interleaved_then_both_exception_lines() {
 #[test]
 fn an_exception_line_after_another_childs_header() {
     // Workers raising at once: worker 1's frames, worker 3's header, then worker 1's exception
-    // line, worker 3's traceback after it. (Worker 1's exception was lost: a test run on a
-    // loaded machine found three of four workers.)
+    // line, worker 3's traceback after it. (Read as one child before: worker 1's exception
+    // lost, worker 3's under worker 1's name. A test run on a loaded machine once found three
+    // of the fixture's four workers; its output was not kept.)
     let f = "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 314, in _bootstrap\n    self.run()\n";
     let text = format!(
         "Process Process-2:\nTraceback (most recent call last):\n{f}Process Process-4:\n\
