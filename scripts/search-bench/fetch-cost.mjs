@@ -8,34 +8,117 @@
 // small files fetched first and 300 ms given, so that the connections are open, as on a page
 // whose manifest and scripts came already. GZ=1 sends each file gzipped (Content-Encoding).
 // Prints each condition's median and all its times, in ms.
+
 import http from "http";
-import zlib from "zlib"; import { spawn } from "child_process"; import fs from "fs"; import os from "os"; import path from "path";
-const body = (size, i) => { let a = []; let s = 2; let x = i * 7919 + 1; while (s < size) { x = (x * 1103515245 + 12345) % 2147483648; const v = String(x % 100000); a.push(v); s += v.length + 1; } return "[" + a.join(",") + "]"; };
-const cache = new Map();
-let report = null;
-const page = `<!doctype html><html><body><script>
-const P=new URLSearchParams(location.hash.slice(1));const n=+P.get("n"),s=+P.get("s"),mode=P.get("m");
-const warm=+P.get("w");(warm?Promise.all(Array.from({length:warm},(_,i)=>fetch("/f/10/"+i+"?w"+Math.random()).then(r=>r.text()))):Promise.resolve()).then(()=>setTimeout(async()=>{const t0=performance.now();
- await Promise.all(Array.from({length:n},(_,i)=>mode==="xhr"?new Promise(ok=>{const x=new XMLHttpRequest();x.open("GET","/f/"+s+"/"+i+"?"+Math.random());x.onload=()=>ok(JSON.parse(x.responseText));x.send();}):fetch("/f/"+s+"/"+i+"?"+(P.get("gz")?"gz=1&":"")+Math.random()).then(r=>mode==="text"?r.text():mode==="ab"?r.arrayBuffer():r.json())));
- const t1=performance.now();navigator.sendBeacon("/__r",JSON.stringify({ms:t1-t0}));},300));
-</script></body></html>`;
-const server = http.createServer((req, res) => {
-  if (req.url.startsWith("/__r")) { let b = ""; req.on("data", c => b += c); req.on("end", () => { res.end(); report && report(JSON.parse(b)); }); return; }
-  if (req.url.startsWith("/f/")) { const [, , s, i] = req.url.split("?")[0].split("/"); const k = s + "/" + i; if (!cache.has(k)) cache.set(k, Buffer.from(body(+s, +i))); if (req.url.includes("gz=1")) { const gk = "gz" + k; if (!cache.has(gk)) cache.set(gk, zlib.gzipSync(cache.get(k))); res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }); res.end(cache.get(gk)); return; } res.writeHead(200, { "content-type": "application/json" }); res.end(cache.get(k)); return; }
-  res.writeHead(200, { "content-type": "text/html" }); res.end(page);
-});
-await new Promise(r => server.listen(0, "127.0.0.1", r));
-const port = server.address().port;
-const FLAGS = ["--headless", "--no-sandbox", "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio", "--disable-gpu"];
-async function one(n, s, m, w) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fc-"));
-  const got = new Promise(r => report = r);
-  const c = spawn(process.env.CHROMIUM || "/usr/bin/chromium", [...FLAGS, `--user-data-dir=${dir}`, `http://127.0.0.1:${port}/#n=${n}&s=${s}&m=${m}&w=${w||0}&gz=${process.env.GZ||""}`], { stdio: "ignore", detached: true });
-  const ex = new Promise(r => c.on("exit", r));
-  const out = await got; try { process.kill(-c.pid, "SIGKILL"); } catch {} await ex; fs.rmSync(dir, { recursive: true, force: true });
-  return out.ms;
+import zlib from "zlib";
+import { spawn } from "child_process";
+import fs from "fs";
+import os from "os";
+import path from "path";
+
+if (!process.argv[2]) {
+  console.error(`usage: node fetch-cost.mjs '[[N, S, MODE, WARM]...]' [TRIALS]`);
+  process.exit(2);
 }
-const conds = JSON.parse(process.argv[2]); const T = +(process.argv[3] || 5);
-const res = {}; for (let t = 0; t < T; t++) for (const [n, s, m, w] of conds) (res[n + "x" + s + (m||"") + (w?"w"+w:"")] ||= []).push(await one(n, s, m || "json", w));
-for (const [k, v] of Object.entries(res)) { v.sort((a, b) => a - b); console.log(k.padEnd(16), "median", v[v.length >> 1].toFixed(1), "all", v.map(x => x.toFixed(1)).join(" ")); }
+const CONDITIONS = JSON.parse(process.argv[2]);
+const TRIALS = +(process.argv[3] || 5);
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const GZ = process.env.GZ ? "1" : "";
+
+// File i of `size` bytes: a JSON array of pseudo-random numbers, the same every run.
+function body(size, i) {
+  const out = [];
+  let len = 2, x = i * 7919 + 1;
+  while (len < size) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const v = String(x % 100000);
+    out.push(v);
+    len += v.length + 1;
+  }
+  return Buffer.from("[" + out.join(",") + "]");
+}
+
+// The page: opens WARM connections, waits, then fetches N files of S bytes at once and reports
+// the milliseconds from the first request to the last parsed.
+const PAGE = `<!doctype html><html><body><script>
+const q = new URLSearchParams(location.hash.slice(1));
+const n = +q.get("n"), s = +q.get("s"), mode = q.get("m"), warm = +q.get("w"), gz = q.get("gz");
+const url = (i) => "/f/" + s + "/" + i + "?" + (gz ? "gz=1&" : "") + Math.random();
+function one(i) {
+  if (mode === "xhr") {
+    return new Promise((ok) => {
+      const x = new XMLHttpRequest();
+      x.open("GET", url(i));
+      x.onload = () => ok(JSON.parse(x.responseText));
+      x.send();
+    });
+  }
+  return fetch(url(i)).then((r) => (mode === "text" ? r.text() : mode === "ab" ? r.arrayBuffer() : r.json()));
+}
+const opened = Promise.all(Array.from({ length: warm }, (_, i) => fetch("/f/10/" + i + "?w" + Math.random()).then((r) => r.text())));
+opened.then(() => setTimeout(async () => {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: n }, (_, i) => one(i)));
+  navigator.sendBeacon("/__r", JSON.stringify({ ms: performance.now() - t0 }));
+}, 300));
+</script></body></html>`;
+
+const files = new Map();
+function file(size, i, gzip) {
+  const key = `${size}/${i}/${gzip}`;
+  if (!files.has(key)) files.set(key, gzip ? zlib.gzipSync(body(size, i)) : body(size, i));
+  return files.get(key);
+}
+let reported = null;
+const server = http.createServer((req, res) => {
+  if (req.url.startsWith("/__r")) {
+    let b = "";
+    req.on("data", (c) => (b += c));
+    req.on("end", () => { res.end(); if (reported) reported(JSON.parse(b)); });
+    return;
+  }
+  if (req.url.startsWith("/f/")) {
+    const [, , size, i] = req.url.split("?")[0].split("/");
+    const gzip = req.url.includes("gz=1");
+    res.writeHead(200, { "content-type": "application/json", ...(gzip ? { "content-encoding": "gzip" } : {}) });
+    res.end(file(+size, +i, gzip));
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/html" });
+  res.end(PAGE);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const PORT = server.address().port;
+
+const FLAGS = ["--headless", "--no-sandbox", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--mute-audio", "--disable-gpu"];
+// One measurement, in a new browser.
+async function measure(n, s, mode, warm) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "errbook-fetch-cost-"));
+  const got = new Promise((r) => (reported = r));
+  const url = `http://127.0.0.1:${PORT}/#n=${n}&s=${s}&m=${mode}&w=${warm}&gz=${GZ}`;
+  const chrome = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${dir}`, url], { stdio: "ignore", detached: true });
+  const exited = new Promise((r) => chrome.on("exit", r));
+  try {
+    return (await got).ms;
+  } finally {
+    try { process.kill(-chrome.pid, "SIGKILL"); } catch {}
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Trials interleaved across the conditions, so that a noisy moment touches them all.
+const times = new Map();
+for (let t = 0; t < TRIALS; t++) {
+  for (const [n, s, mode = "json", warm = 0] of CONDITIONS) {
+    const name = `${n}x${s}${mode}${warm ? "w" + warm : ""}`;
+    if (!times.has(name)) times.set(name, []);
+    times.get(name).push(await measure(n, s, mode, warm));
+  }
+}
+for (const [name, v] of times) {
+  v.sort((a, b) => a - b);
+  console.log(name.padEnd(16), "median", v[v.length >> 1].toFixed(1), "all", v.map((x) => x.toFixed(1)).join(" "));
+}
 server.close();
