@@ -214,14 +214,18 @@
   // each round was most of its time). Keyed by the view and the query's expansions, weights,
   // denominator and size; a finished pass keeps only its answer (a paste's readings each have
   // one, and an earlier reading is asked again each round). The last KEEP passes are kept.
-  // Rows: the documents met, in the order met; slot[d] is d's row + 1.
+  // Rows: the documents met, in the order met (docs[r], the first `rows` of it); slot[d] is d's
+  // row + 1. Each row's values per query term k (known: `codes` below) and per tiered term t
+  // (met) are kept a term's column at a time, k * cap + r: a list is one term's, and folding it
+  // writes one column, not a byte here and there in every row (at a million entries a paste's
+  // rows are tens of MB, far past the processor's caches).
   // SPARE: a slot array of a pass let go, zeroed again, for the next (4 MB at a million
   // entries: the page's warm-up asks eight queries, each of a fresh view).
   var KEEP = 4, PASSES = [], SPARE = null;
   // A pass lets go of its arrays: all but its answer, if it has one.
   function release(s) {
     if (s.slot) {
-      for (var j = 0; j < s.docs.length; j++) s.slot[s.docs[j]] = 0;
+      for (var j = 0; j < s.rows; j++) s.slot[s.docs[j]] = 0;
       SPARE = s.slot;
     }
     s.slot = s.docs = s.known = s.met = s.lo = s.dirty = null;
@@ -239,9 +243,9 @@
     // No rows yet: grow() makes room for each round's as its lists come.
     var cap = 0, slot = SPARE !== null && SPARE.length === ix.n ? SPARE : new Int32Array(ix.n);
     if (slot === SPARE) SPARE = null;
-    var s = { ix: ix, key: key, out: null, slot: slot, docs: [], cap: cap, folded: [],
-              known: new Float64Array(cap * K), met: new Uint8Array(cap * T), lo: new Float64Array(cap),
-              dirty: new Uint8Array(cap) };
+    var s = { ix: ix, key: key, out: null, slot: slot, docs: new Int32Array(0), rows: 0, cap: cap,
+              folded: [], tab: null, codeOf: null, Codes: null, known: null, met: new Uint8Array(cap * T),
+              lo: new Float64Array(cap), dirty: new Uint8Array(cap) };
     PASSES.push(s);
     return s;
   }
@@ -249,14 +253,15 @@
   // entries meets 50,000 documents; copying its arrays seven times was a quarter of its pass).
   function grow(s, K, T, rows, n) {
     if (rows <= s.cap) return;
-    s.cap = Math.max(rows, Math.min(s.cap * 2, n));
-    var kn = new Float64Array(s.cap * K), mt = new Uint8Array(s.cap * T), lo = new Float64Array(s.cap), dt = new Uint8Array(s.cap);
+    var old = s.cap, cap = Math.max(rows, Math.min(old * 2, n)), used = s.rows, k;
+    var kn = new s.Codes(cap * K), mt = new Uint8Array(cap * T), lo = new Float64Array(cap),
+        dt = new Uint8Array(cap), dc = new Int32Array(cap);
     // Only the rows in use: the room past them was never written, and copying it would make
     // the system supply its memory.
-    var used = s.docs.length;
-    kn.set(s.known.subarray(0, used * K)); mt.set(s.met.subarray(0, used * T));
-    lo.set(s.lo.subarray(0, used)); dt.set(s.dirty.subarray(0, used));
-    s.known = kn; s.met = mt; s.lo = lo; s.dirty = dt;
+    for (k = 0; k < K; k++) kn.set(s.known.subarray(k * old, k * old + used), k * cap);
+    for (k = 0; k < T; k++) mt.set(s.met.subarray(k * old, k * old + used), k * cap);
+    lo.set(s.lo.subarray(0, used)); dt.set(s.dirty.subarray(0, used)); dc.set(s.docs.subarray(0, used));
+    s.known = kn; s.met = mt; s.lo = lo; s.dirty = dt; s.docs = dc; s.cap = cap;
   }
 
   // The first pass's best `max` documents, [[doc, score / denom]...] best first, the same as
@@ -287,7 +292,9 @@
     key.push(denom, max);
     var s = pass(ix, key.join(" "), K, T);
     if (s.out) return s.out.slice();
-    var slot = s.slot, docs = s.docs, touched = [], fold = [], more = 0;
+    if (!s.tab) codes(s, ws);
+    var tab = s.tab, codeOf = s.codeOf;
+    var slot = s.slot, fold = [], more = 0;
     for (k = 0; k < K; k++) {
       for (e = 0; e < exs[k].length; e++, f++) {
         var i = exs[k][e][0], w = ws[k][e], p = ix.tiered(i), from = s.folded[f] || 0, lists = [], ti = -1;
@@ -302,50 +309,86 @@
           var whole = ix.post(i);
           if (whole.length) { lists.push(whole); s.folded[f] = 1; }
         }
-        for (var l = 0; l < lists.length; l++) { fold.push(lists[l], k, ti, w); more += lists[l].length / 2; }
+        for (var l = 0; l < lists.length; l++) { fold.push(lists[l], k, ti, codeOf[f]); more += lists[l].length / 2; }
       }
     }
     // Room first for as many new rows as the lists have postings (at most the catalog), then
     // each list folded as it came.
-    grow(s, K, T, Math.min(ix.n, docs.length + more), ix.n);
-    var known = s.known, met = s.met, dirty = s.dirty;
+    grow(s, K, T, Math.min(ix.n, s.rows + more), ix.n);
+    var docs = s.docs, rows = s.rows, touched = new Int32Array(Math.min(s.cap, rows + more)), nt = 0;
+    var known = s.known, met = s.met, dirty = s.dirty, cap = s.cap;
     for (var g = 0; g < fold.length; g += 4) {
-      var list = fold[g], d = 0, kf = fold[g + 1], tf = fold[g + 2], wf = fold[g + 3];
+      var list = fold[g], d = 0, kf = fold[g + 1], tf = fold[g + 2], cf = fold[g + 3];
       for (j = 0; j < list.length; j += 2) {
         d += list[j];
-        var c = wf * list[j + 1] / 100, r = slot[d] - 1;
+        var c = cf[list[j + 1]], r = slot[d] - 1;
         if (r < 0) {
-          r = docs.length;
-          docs.push(d);
+          r = rows++;
+          docs[r] = d;
           slot[d] = r + 1;
         }
-        if (tf >= 0) met[r * T + tf] = 1;
-        if (c > known[r * K + kf]) known[r * K + kf] = c;
-        if (dirty[r] === 0) { dirty[r] = 1; touched.push(r); }
+        if (tf >= 0) met[tf * cap + r] = 1;
+        if (c > known[kf * cap + r]) known[kf * cap + r] = c;
+        if (dirty[r] === 0) { dirty[r] = 1; touched[nt++] = r; }
       }
     }
     // The score so far of each row this run changed (summed in term order, as a whole list's).
-    var lo = s.lo;
-    for (j = 0; j < touched.length; j++) {
-      var y = touched[j], sum = 0;
-      for (k = 0; k < K; k++) sum += known[y * K + k];
-      lo[y] = denom > 0 ? sum / denom : 0;
+    var lo = s.lo, y;
+    for (j = 0; j < nt; j++) lo[touched[j]] = 0;
+    for (k = 0; k < K; k++) {
+      var col = k * cap, tk = tab[k];
+      for (j = 0; j < nt; j++) { y = touched[j]; lo[y] += tk[known[col + y]]; }
+    }
+    for (j = 0; j < nt; j++) {
+      y = touched[j];
+      lo[y] = denom > 0 ? lo[y] / denom : 0;
       dirty[y] = 0;
     }
     // Runs still missing: the first file of every long term's tiers comes in the same round
     // (the first pass reads it whatever the runs say).
     if (ix.incomplete()) { for (t = 0; t < tiers.length; t++) if (tiers[t].h === 0) ix.tier(tiers[t].p, 0); }
-    var out = ix.incomplete() ? null : settle(ix, tiers, docs, known, met, lo, K, T, denom, max);
+    s.rows = rows;
+    var out = ix.incomplete() ? null : settle(ix, tiers, docs, rows, known, tab, met, lo, K, T, denom, max, cap);
     // Finished: only the answer stays.
     if (out !== null) { s.out = out; release(s); }
     return out;
   }
 
+  // A pass's rows keep, for each query term, not its best contribution so far (a float, eight
+  // bytes) but that contribution's number among all it can be (two bytes): w * impact / 100 for
+  // each of the term's expansions' weights w and every impact, 0 to 100 (src/search/format.rs),
+  // above 0, sorted, numbered from 1 (0: none). A larger number is a larger contribution, and
+  // s.tab[k][number] is it, the same float. (At a million entries a paste's rows take a
+  // quarter of the memory, and its first pass 40% less time.)
+  var IMPACTS = 101;
+  function codes(s, ws) {
+    var tabs = [], codeOf = [], most = 0, k, e, i;
+    for (k = 0; k < ws.length; k++) {
+      var all = [];
+      for (e = 0; e < ws[k].length; e++) {
+        for (i = 0; i < IMPACTS; i++) { var c = ws[k][e] * i / 100; if (c > 0) all.push(c); }
+      }
+      all.sort(function (a, b) { return a - b; });
+      var tab = [0], at = new Map();
+      for (i = 0; i < all.length; i++) if (all[i] !== tab[tab.length - 1]) { at.set(all[i], tab.length); tab.push(all[i]); }
+      tabs.push(Float64Array.from(tab));
+      most = Math.max(most, tab.length);
+      for (e = 0; e < ws[k].length; e++) {
+        var of = new Uint32Array(IMPACTS);
+        for (i = 0; i < IMPACTS; i++) of[i] = at.get(ws[k][e] * i / 100) || 0;
+        codeOf.push(of);
+      }
+    }
+    s.tab = tabs; s.codeOf = codeOf;
+    s.Codes = most <= 65536 ? Uint16Array : Uint32Array;
+    s.known = new s.Codes(0);
+  }
+
   // tieredTop's second half: bounds, the answer or what to fetch.
   // lo[r]: row r's score so far (tieredTop keeps it), read from an array, not an array per
   // row: a query meets thousands of rows, and this runs before the engine has compiled it.
-  function settle(ix, tiers, docs, known, met, lo, K, T, denom, max) {
-    var n = docs.length, rest = new Float64Array(K), unseen = 0, up = new Float64Array(K), k, t, r;
+  function settle(ix, tiers, docs, rows, known, tab, met, lo, K, T, denom, max, cap) {
+    var n = rows, rest = new Float64Array(K), unseen = 0, up = new Float64Array(K), k, t, r;
     var rt = new Float64Array(T), kt = new Int32Array(T), first = [];
     for (t = 0; t < T; t++) { rt[t] = tiers[t].rest; kt[t] = tiers[t].k; }
     for (t = 0; t < T; t++) if (rt[t] > rest[kt[t]]) rest[kt[t]] = rt[t];
@@ -378,15 +421,15 @@
       if ((lo[r] + reach) * (1 + 1e-9) < th) continue;
       var d = 0, h = 0;
       for (t = 0; t < T; t++) {
-        if (met[r * T + t] === 1 || rt[t] === 0) continue;
+        if (met[t * cap + r] === 1 || rt[t] === 0) continue;
         if (d === 0) { d = 1; up.fill(0); }
         if (rt[t] > up[kt[t]]) up[kt[t]] = rt[t];
       }
       if (d === 0) continue;
-      for (k = 0; k < K; k++) h += Math.max(known[r * K + k], up[k]);
+      for (k = 0; k < K; k++) h += Math.max(tab[k][known[k * cap + r]], up[k]);
       if (norm(h) < th) continue;
       doubtful = true;
-      for (t = 0; t < T; t++) if (met[r * T + t] !== 1) gain[t] += rt[t];
+      for (t = 0; t < T; t++) if (met[t * cap + r] !== 1) gain[t] += rt[t];
     }
     if (!doubtful) return first.map(function (y) { return [docs[y], lo[y]]; });
     for (t = 0; t < T; t++) {
