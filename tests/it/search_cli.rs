@@ -146,7 +146,7 @@ fn build_writes_the_index_hosted_and_offline() {
         serde_json::from_str(&std::fs::read_to_string(hosted.join("search/m.json")).unwrap())
             .unwrap();
     assert_eq!(m["n"], 18);
-    assert_eq!(m["v"], 6);
+    assert_eq!(m["v"], 7);
     let runs = m["t"].as_array().unwrap();
     assert!(!runs.is_empty());
     for r in runs {

@@ -87,9 +87,10 @@ impl Shipped {
             offline: now.offline,
             emit,
         };
+        let was_long: HashSet<u32> = self.tiers.keys().copied().collect();
         let (renamed, long) = self.ship_tiers(&now, &lay, &mut out);
         let manifest_runs = self.ship_runs(&now, &lay, &renamed, &mut out);
-        self.ship_docs(&now, &lay, &mut out);
+        self.ship_docs(&now, &lay, &was_long, &mut out);
         self.ship_arts(&now.arts, &lay, &mut out);
         let lens = self.ship_lens(&now, &mut out);
         let head = Manifest {
@@ -206,22 +207,27 @@ impl Shipped {
     }
 
     /// The documents' shards: those with a document that changed or moved, or that ship the
-    /// document frequency of a term whose frequency changed.
-    fn ship_docs(&mut self, now: &Now<'_>, lay: &Layout, out: &mut Out) {
+    /// document frequency of a term whose frequency changed (a long term's they do not ship,
+    /// unless it was not long before: `was_long`, the long terms before the update).
+    fn ship_docs(&mut self, now: &Now<'_>, lay: &Layout, was_long: &HashSet<u32>, out: &mut Out) {
         let post = now.post;
+        let stale = |t: u32| {
+            flag(&now.touched.df, t)
+                && (shards::shipped_df(post.df(t), lay) || !was_long.contains(&t))
+        };
         for (k, chunk) in now.docs.chunks(lay.docs).enumerate() {
             let at = k * lay.docs;
             let changed = at + lay.docs > now.moved_from
                 || (at..at + chunk.len()).any(|i| now.doc_changed[i])
-                || chunk
-                    .iter()
-                    .any(|d| d.rerank.iter().any(|&t| flag(&now.touched.df, t)));
+                || chunk.iter().any(|d| d.rerank.iter().any(|&t| stale(t)));
             if changed {
                 out.write(&format!("d/{k}"), || {
                     let docs: Vec<_> = chunk
                         .iter()
                         .map(|d| {
-                            let dfs: Vec<usize> = d.rerank.iter().map(|&t| post.df(t)).collect();
+                            let dfs: Vec<usize> = (d.rerank.iter().map(|&t| post.df(t)))
+                                .filter(|&n| shards::shipped_df(n, lay))
+                                .collect();
                             (&d.id, &d.message, &d.art_nums, &d.aliases, dfs)
                         })
                         .collect();

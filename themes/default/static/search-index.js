@@ -90,6 +90,7 @@
       doc: function (d) { return idx.docs[d]; },
       art: function (a) { return idx.arts[a]; },
       df: function (t) { var i = lowerBound(terms, t); return i < terms.length && terms[i] === t ? idx.post[i].length / 2 : 0; },
+      long: function () { return false; },
       ofLength: function (len) {
         if (!byLen) { byLen = []; terms.forEach(function (t) { (byLen[t.length] || (byLen[t.length] = [])).push(t); }); }
         return byLen[len] || [];
@@ -169,6 +170,8 @@
         var i = v.lower(t);
         return i >= 0 && i < m.count && v.termAt(i) === t ? v.dfAt(i) : 0;
       },
+      // Whether t is a long term: its document frequency is the manifest's, not a shard's.
+      long: function (t) { return longAt.has(t); },
       ofLength: function (len) { return lens[len] === true ? get("l/" + len) || [] : []; },
       incomplete: function () { for (var k in missing) return true; return false; },
       // The names missing so far, forgotten once asked.

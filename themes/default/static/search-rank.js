@@ -346,8 +346,9 @@
 
   function genericWeight(t, w) { return GENERIC[t] === true ? w * GENERIC_WEIGHT : w; }
   // An entry's texts (message, then aliases): terms in order, and each distinct term with its
-  // weight (its document frequency from the shard's list where sharded: d[4]). Kept per index:
-  // a page asks about the same entries again and again.
+  // weight (its document frequency from the shard's list where sharded, d[4], but for a long
+  // term's, which the manifest has). Kept per index: a page asks about the same entries again
+  // and again.
   var NO_TEXTS = [{ seq: [], terms: [] }];
   function prepare(ix, doc) {
     var cache = ix.texts;
@@ -360,7 +361,8 @@
       seq.forEach(function (t) {
         if (seen[t] === true) return;
         seen[t] = true;
-        terms.push([t, genericWeight(t, idf(ix.n, dfs ? dfs[k++] : ix.df(t)))]);
+        var df = dfs && !ix.long(t) ? dfs[k++] : ix.df(t);
+        terms.push([t, genericWeight(t, idf(ix.n, df))]);
       });
       return { seq: seq, terms: terms };
     });
