@@ -231,7 +231,7 @@
       for (var j = 0; j < s.rows; j++) s.slot[s.docs[j]] = 0;
       SPARE = s.slot;
     }
-    s.slot = s.docs = s.known = s.met = s.lo = s.dirty = null;
+    s.slot = s.docs = s.known = s.met = s.lo = s.dirty = s.touched = null;
   }
   // A query's rounds are over: the passes not finished let go (tens of MB at a million
   // entries); one another query still needs starts again, to the same answer.
@@ -248,7 +248,7 @@
     if (slot === SPARE) SPARE = null;
     var s = { ix: ix, key: key, out: null, slot: slot, docs: new Int32Array(0), rows: 0, cap: cap,
               folded: [], tab: null, codeOf: null, Codes: null, known: null, met: new Uint8Array(cap * T),
-              lo: new Float64Array(cap), dirty: new Uint8Array(cap) };
+              lo: new Float64Array(cap), dirty: new Uint8Array(cap), touched: new Int32Array(cap) };
     PASSES.push(s);
     return s;
   }
@@ -265,6 +265,7 @@
     for (k = 0; k < T; k++) mt.set(s.met.subarray(k * old, k * old + used), k * cap);
     lo.set(s.lo.subarray(0, used)); dt.set(s.dirty.subarray(0, used)); dc.set(s.docs.subarray(0, used));
     s.known = kn; s.met = mt; s.lo = lo; s.dirty = dt; s.docs = dc; s.cap = cap;
+    s.touched = new Int32Array(cap);
   }
 
   // The first pass's best `max` documents, [[doc, score / denom]...] best first, the same as
@@ -318,7 +319,7 @@
     // Room first for as many new rows as the lists have postings (at most the catalog), then
     // each list folded as it came.
     grow(s, K, T, Math.min(ix.n, s.rows + more), ix.n);
-    var docs = s.docs, rows = s.rows, touched = new Int32Array(Math.min(s.cap, rows + more)), nt = 0;
+    var docs = s.docs, rows = s.rows, touched = s.touched, nt = 0;
     var known = s.known, met = s.met, dirty = s.dirty, cap = s.cap;
     for (var g = 0; g < fold.length; g += 4) {
       var list = fold[g], d = 0, kf = fold[g + 1], tf = fold[g + 2], cf = fold[g + 3];
@@ -367,24 +368,33 @@
   function codes(s, ws) {
     var tabs = [], codeOf = [], most = 0, k, e, i;
     for (k = 0; k < ws.length; k++) {
-      var all = [];
+      // (A typed array sorts numbers natively: a typed query's last word has 30 expansions.)
+      var all = new Float64Array(ws[k].length * IMPACTS), n = 0;
       for (e = 0; e < ws[k].length; e++) {
-        for (i = 0; i < IMPACTS; i++) { var c = ws[k][e] * i / 100; if (c > 0) all.push(c); }
+        for (i = 0; i < IMPACTS; i++) { var c = ws[k][e] * i / 100; if (c > 0) all[n++] = c; }
       }
-      all.sort(function (a, b) { return a - b; });
-      var tab = [0], at = new Map();
-      for (i = 0; i < all.length; i++) if (all[i] !== tab[tab.length - 1]) { at.set(all[i], tab.length); tab.push(all[i]); }
-      tabs.push(Float64Array.from(tab));
-      most = Math.max(most, tab.length);
+      all = all.subarray(0, n).sort();
+      var tab = new Float64Array(n + 1), m = 1;
+      for (i = 0; i < n; i++) if (all[i] !== tab[m - 1]) tab[m++] = all[i];
+      tab = tab.subarray(0, m);
+      tabs.push(tab);
+      most = Math.max(most, m);
       for (e = 0; e < ws[k].length; e++) {
         var of = new Uint32Array(IMPACTS);
-        for (i = 0; i < IMPACTS; i++) of[i] = at.get(ws[k][e] * i / 100) || 0;
+        for (i = 0; i < IMPACTS; i++) of[i] = numberOf(tab, m, ws[k][e] * i / 100);
         codeOf.push(of);
       }
     }
     s.tab = tabs; s.codeOf = codeOf;
     s.Codes = most <= 65536 ? Uint16Array : Uint32Array;
     s.known = new s.Codes(0);
+  }
+  // c's number in tab[0..m] (sorted, distinct, tab[0] = 0), 0 where it is not above 0.
+  function numberOf(tab, m, c) {
+    if (!(c > 0)) return 0;
+    var lo = 1, hi = m - 1;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (tab[mid] < c) lo = mid + 1; else hi = mid; }
+    return lo;
   }
 
   // tieredTop's second half: bounds, the answer or what to fetch.
