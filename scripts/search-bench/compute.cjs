@@ -1,0 +1,73 @@
+// The theme's search computing over a built site's shards, in node (not a timed test): N
+// pasted messages of entries drawn from the site (seeded), each ranked through the theme's own
+// search-rank.js and search-index.js as the page ranks it, the files read and parsed outside
+// the timing, so the figure is the ranking's computing alone (first-query.mjs measures the
+// whole first query in Chromium). Prints a hash of every answer (two themes or two sites that
+// answer the same print the same), the computing's median and mean, and the files and raw
+// bytes a query read.
+//
+//   node compute.cjs SITE [N]            (TYPED=1: the first words of each message instead,
+//                                        the last cut short; JS=DIR: the theme's scripts there)
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const crypto = require("crypto");
+
+const JS = process.env.JS || path.join(__dirname, "../../themes/default/static");
+const rank = require(path.join(JS, "search-rank.js"));
+const index = require(path.join(JS, "search-index.js"));
+const SITE = process.argv[2];
+const N = Number(process.argv[3] || 20);
+if (!SITE) {
+  console.error("usage: node compute.cjs SITE [N]");
+  process.exit(2);
+}
+const dir = path.join(SITE, "search");
+const manifest = JSON.parse(fs.readFileSync(path.join(dir, "m.json"), "utf8"));
+
+// The queries: messages of entries drawn with a fixed seed.
+let seed = 7;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const entry = (d) => {
+  const shard = path.join(dir, "d", `${Math.floor(d / manifest.docs)}.json`);
+  return JSON.parse(fs.readFileSync(shard, "utf8"))[d % manifest.docs];
+};
+const queries = [];
+for (let i = 0; i < N; i++) queries.push(entry(Math.floor(random() * manifest.n))[1]);
+if (process.env.TYPED) {
+  for (let i = 0; i < N; i++) {
+    const words = queries[i].split(/\s+/).filter((w) => /^[A-Za-z]{3,}$/.test(w)).slice(0, 3);
+    if (words.length) words[words.length - 1] = words[words.length - 1].slice(0, 4);
+    queries[i] = words.join(" ").toLowerCase();
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+(async () => {
+  const computing = [];
+  const files = [];
+  const bytes = [];
+  const answers = [];
+  for (const text of queries) {
+    const read = new Map();
+    const view = rank.sharded(manifest, (name) => {
+      const body = fs.readFileSync(path.join(dir, `${name}.json`), "utf8");
+      read.set(name, body.length);
+      return Promise.resolve(JSON.parse(body));
+    });
+    const answer = await rank.query(view, text, 8);
+    // Every pass forgotten: the next query folds all it reads, as a fresh page's would.
+    index.forget();
+    answers.push(JSON.stringify(answer.hits));
+    computing.push(answer.timing.compute.reduce((a, b) => a + b, 0));
+    files.push(read.size);
+    bytes.push([...read.values()].reduce((a, b) => a + b, 0));
+  }
+  const hash = crypto.createHash("md5").update(answers.join("\n")).digest("hex").slice(0, 8);
+  console.log(
+    `answers ${hash}  computing ms median ${median(computing).toFixed(1)} mean ${mean(computing).toFixed(1)}` +
+      `  files ${mean(files).toFixed(1)}  raw KB ${(mean(bytes) / 1e3).toFixed(0)}`
+  );
+})();
