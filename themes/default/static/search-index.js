@@ -363,7 +363,8 @@
   // each of the term's expansions' weights w and every impact, 0 to 100 (src/search/format.rs),
   // above 0, sorted, numbered from 1 (0: none). A larger number is a larger contribution, and
   // s.tab[k][number] is it, the same float. (At a million entries a paste's rows take a
-  // quarter of the memory, and its first pass 40% less time.)
+  // quarter of the memory, and with the columns its computing in Chromium went from 88-108 ms
+  // to 32-35: bench/scale/2026-11-27-s36-first-pass-columns.txt.)
   var IMPACTS = 101;
   function codes(s, ws) {
     var tabs = [], codeOf = [], most = 0, k, e, i;
