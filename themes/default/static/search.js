@@ -147,7 +147,7 @@
     Object.keys(lens).forEach(function (l) { files["l/" + l] = lens[l]; });
     var msgs = ["CUDA error: out of memory", "CUDA error: device-side assert triggered",
       "NCCL error: unhandled cuda error", "CUDA out of memory. Tried to allocate <size>"];
-    var manifest = { v: 6, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
+    var manifest = { v: 7, n: n, weak: state.weak, count: T, docs: per, arts: 64, nArts: 0,
       t: [["w0", WARM_TERMS[0], 0], ["w1", WARM_TERMS[T / 2], T / 2]], long: long,
       lens: Object.keys(lens).map(Number) };
     return {
