@@ -99,17 +99,21 @@ pub(super) fn cut_runs<'a>(
 /// The document frequency of each distinct term of a document's message, then of each alias,
 /// in the order search-rank.js's `prepare` meets them, but for the long terms (`shipped_df`).
 fn dfs(idx: &Index, message: &str, aliases: &[String], lay: &Layout) -> Vec<usize> {
-    rerank_terms(message, aliases)
-        .iter()
-        .map(|t| df(idx, t))
-        .filter(|&n| shipped_df(n, lay))
-        .collect()
+    shipped_dfs(
+        rerank_terms(message, aliases).iter().map(|t| df(idx, t)),
+        lay,
+    )
 }
 
 /// Whether a document's shard ships the frequency of its term in `df` documents: not a long
 /// term's, which the manifest has.
 pub(super) fn shipped_df(df: usize, lay: &Layout) -> bool {
     !tiers::is_long(df, lay)
+}
+
+/// A document's row's frequencies: those of its rerank terms (in order) that it ships.
+pub(super) fn shipped_dfs(dfs: impl Iterator<Item = usize>, lay: &Layout) -> Vec<usize> {
+    dfs.filter(|&n| shipped_df(n, lay)).collect()
 }
 
 /// The distinct terms of a document's message, then of each alias (distinct within each), in

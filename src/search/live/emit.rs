@@ -225,9 +225,8 @@ impl Shipped {
                     let docs: Vec<_> = chunk
                         .iter()
                         .map(|d| {
-                            let dfs: Vec<usize> = (d.rerank.iter().map(|&t| post.df(t)))
-                                .filter(|&n| shards::shipped_df(n, lay))
-                                .collect();
+                            let dfs =
+                                shards::shipped_dfs(d.rerank.iter().map(|&t| post.df(t)), lay);
                             (&d.id, &d.message, &d.art_nums, &d.aliases, dfs)
                         })
                         .collect();
