@@ -3,8 +3,13 @@
 // search-rank.js and search-index.js as the page ranks it, the files read and parsed outside
 // the timing, so the figure is the ranking's computing alone (first-query.mjs measures the
 // whole first query in Chromium). Prints a hash of every answer (two themes or two sites that
-// answer the same print the same), the computing's median and mean, and the files and raw
-// bytes a query read.
+// answer the same print the same), the computing's median and mean, the rounds, files (by
+// kind: t/ runs, p/ tiers, d/ entries...) and raw bytes a query read, and a model of its time
+// in Chromium: 2.5 ms a round, 1 ms a file and 6.5 ms a MB besides the computing, the costs
+// scripts/search-bench/fetch-cost.mjs measured on the 2-core benchmark machine
+// (bench/scale/2026-11-27-s35-first-query-costs.txt), for comparing two themes' trade-offs of
+// rounds against files and bytes before timing them in Chromium; and the share of a query's
+// files that the query before it read too.
 //
 //   node compute.cjs SITE [N]            (TYPED=1: the first words of each message instead,
 //                                        the last cut short; JS=DIR: the theme's scripts there)
@@ -49,7 +54,14 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const computing = [];
   const files = [];
   const bytes = [];
+  const rounds = [];
+  const model = [];
+  const kinds = new Map();
   const answers = [];
+  // The files of each query that the query before it read too (a reader's next query, on
+  // the next page, finds in the browser's HTTP cache at most these).
+  let prev = new Map();
+  let again = 0;
   for (const text of queries) {
     const read = new Map();
     const view = rank.sharded(manifest, (name) => {
@@ -61,13 +73,29 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     // Every pass forgotten: the next query folds all it reads, as a fresh page's would.
     index.forget();
     answers.push(JSON.stringify(answer.hits));
-    computing.push(answer.timing.compute.reduce((a, b) => a + b, 0));
+    const ms = answer.timing.compute.reduce((a, b) => a + b, 0);
+    const raw = [...read.values()].reduce((a, b) => a + b, 0);
+    computing.push(ms);
     files.push(read.size);
-    bytes.push([...read.values()].reduce((a, b) => a + b, 0));
+    bytes.push(raw);
+    rounds.push(answer.rounds);
+    model.push(2.5 * answer.rounds + read.size + (6.5 * raw) / 1e6 + ms);
+    for (const name of read.keys()) {
+      const kind = name.slice(0, name.indexOf("/") + 1);
+      kinds.set(kind, (kinds.get(kind) || 0) + 1);
+      if (prev.has(name)) again++;
+    }
+    prev = read;
   }
   const hash = crypto.createHash("md5").update(answers.join("\n")).digest("hex").slice(0, 8);
   console.log(
     `answers ${hash}  computing ms median ${median(computing).toFixed(1)} mean ${mean(computing).toFixed(1)}` +
       `  files ${mean(files).toFixed(1)}  raw KB ${(mean(bytes) / 1e3).toFixed(0)}`
+  );
+  const byKind = [...kinds].sort().map(([k, n]) => `${k} ${(n / N).toFixed(1)}`).join(", ");
+  console.log(
+    `rounds ${mean(rounds).toFixed(2)}  files by kind ${byKind}` +
+      `  model ms median ${median(model).toFixed(1)} mean ${mean(model).toFixed(1)}` +
+      `  read by the query before ${((100 * again) / (files.reduce((a, b) => a + b, 0) - files[0])).toFixed(1)}%`
   );
 })();

@@ -4,7 +4,10 @@
 //
 //   node fetch-cost.mjs '[[N, S, MODE, WARM]...]' [TRIALS]
 //
-// MODE: json (response.json(), the default), text, ab (arrayBuffer) or xhr; WARM: that many
+// MODE: json (response.json(), the default), text, ab (arrayBuffer), xhr, nostore (json, with
+// the fetch's `cache: "no-store"`: Chromium neither looks in its HTTP cache nor writes to it)
+// or script (a <script> tag a file, as the offline bundle loads its shards: the file calls
+// errbookShard(name, 'JSON') and the page parses the string); WARM: that many
 // small files fetched first and 300 ms given, so that the connections are open, as on a page
 // whose manifest and scripts came already. GZ=1 sends each file gzipped (Content-Encoding).
 // Prints each condition's median and all its times, in ms.
@@ -44,7 +47,18 @@ const PAGE = `<!doctype html><html><body><script>
 const q = new URLSearchParams(location.hash.slice(1));
 const n = +q.get("n"), s = +q.get("s"), mode = q.get("m"), warm = +q.get("w"), gz = q.get("gz");
 const url = (i) => "/f/" + s + "/" + i + "?" + (gz ? "gz=1&" : "") + Math.random();
+const waiting = {};
+window.errbookShard = (name, json) => { const w = waiting[name]; delete waiting[name]; w(JSON.parse(json)); };
 function one(i) {
+  if (mode === "script") {
+    return new Promise((ok) => {
+      const el = document.createElement("script"), u = url(i).replace("?", ".js?");
+      waiting[u.split("?")[0]] = ok;
+      el.src = u;
+      el.onload = () => el.remove();
+      document.head.appendChild(el);
+    });
+  }
   if (mode === "xhr") {
     return new Promise((ok) => {
       const x = new XMLHttpRequest();
@@ -53,7 +67,8 @@ function one(i) {
       x.send();
     });
   }
-  return fetch(url(i)).then((r) => (mode === "text" ? r.text() : mode === "ab" ? r.arrayBuffer() : r.json()));
+  const init = mode === "nostore" ? { cache: "no-store" } : {};
+  return fetch(url(i), init).then((r) => (mode === "text" ? r.text() : mode === "ab" ? r.arrayBuffer() : r.json()));
 }
 const opened = Promise.all(Array.from({ length: warm }, (_, i) => fetch("/f/10/" + i + "?w" + Math.random()).then((r) => r.text())));
 opened.then(() => setTimeout(async () => {
@@ -78,7 +93,14 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (req.url.startsWith("/f/")) {
-    const [, , size, i] = req.url.split("?")[0].split("/");
+    const name = req.url.split("?")[0];
+    if (name.endsWith(".js")) {
+      const [, , size, i] = name.slice(0, -3).split("/");
+      res.writeHead(200, { "content-type": "text/javascript" });
+      res.end(`errbookShard(${JSON.stringify(name)},'${file(+size, +i, false)}')`);
+      return;
+    }
+    const [, , size, i] = name.split("/");
     const gzip = req.url.includes("gz=1");
     res.writeHead(200, { "content-type": "application/json", ...(gzip ? { "content-encoding": "gzip" } : {}) });
     res.end(file(+size, +i, gzip));
