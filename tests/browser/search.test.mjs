@@ -77,8 +77,14 @@ describe("hosted site (errbook serve)", { timeout: 5 * TEST_MS }, () => {
     }
   });
 
-  test("an idle page preloads the index's manifest before any query, and a query fetches it no second time", { timeout: TEST_MS }, async () => {
+  test("an idle page preloads the index's manifest before any query, and a query fetches it no second time, its shards past the HTTP cache", { timeout: TEST_MS }, async () => {
     const fresh = await newContext();
+    // Each search file's request and its Cache-Control (a fetch with cache "no-store" sends
+    // "no-cache": search.js's shards skip the browser's HTTP cache, the manifest does not).
+    const caching = [];
+    fresh.context.on("request", (r) => {
+      if (r.url().includes("/search/")) caching.push(r.allHeaders().then((h) => [r.url(), h["cache-control"] || ""]));
+    });
     try {
       const manifest = `${server.base}/search/m.json`;
       const seen = () => fresh.requests.filter((u) => u === manifest).length;
@@ -91,6 +97,11 @@ describe("hosted site (errbook serve)", { timeout: 5 * TEST_MS }, () => {
       const r = await boxResults(fresh);
       assertFirst(r, FORK.id, `${server.base}/errors/${FORK.id}/`, "pasted after the page preloaded");
       assert.equal(seen(), 1, "the query fetched the manifest again");
+      const heads = await Promise.all(caching);
+      const shards = heads.filter(([u]) => /\/search\/[tdpal]\//.test(u));
+      assert.ok(shards.length >= 3, `the query fetched ${shards.length} shards`);
+      assert.deepEqual(shards.filter(([, c]) => c !== "no-cache"), [], "shards fetched through the HTTP cache");
+      assert.deepEqual(heads.filter(([u, c]) => u === manifest && c !== ""), [], "the manifest fetched past the HTTP cache");
       assert.deepEqual(fresh.errors, [], "errors thrown in the page");
     } finally {
       await fresh.context.close();

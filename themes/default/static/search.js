@@ -43,9 +43,17 @@
     delete waiting[name];
     w(data);
   };
+  // Hosted, a shard comes past the browser's HTTP cache ("no-store"), the manifest through it.
+  // Writing each response into that cache was about a quarter of what a fetched file costs
+  // Chromium on two cores: without it a paste answered 5.9 ms sooner at 100,000 entries (24
+  // files) and 19 ms at 1,000,000 (75), typed words 6 ms. What it kept was little used: a
+  // reader's next query, on the next page, needs about 5% of the files of the one before
+  // (bench/scale/2026-11-27-s37-first-query-what-ifs.txt); the manifest, which every page
+  // reads, stays cached.
+  var SHARD_FETCH = { cache: "no-store" };
   function fetchShard(name) {
     if (!offline) {
-      return fetch(root + "search/" + name + ".json").then(function (r) {
+      return fetch(root + "search/" + name + ".json", name === "m" ? undefined : SHARD_FETCH).then(function (r) {
         if (!r.ok) throw new Error("search index: " + name + " did not load");
         return r.json();
       });
