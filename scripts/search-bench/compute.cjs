@@ -12,7 +12,9 @@
 // files that the query before it read too.
 //
 //   node compute.cjs SITE [N]            (TYPED=1: the first words of each message instead,
-//                                        the last cut short; JS=DIR: the theme's scripts there)
+//                                        the last cut short; JS=DIR: the theme's scripts there;
+//                                        SHARED=1: also the medians by how many entries have the
+//                                        pasted message, read from every entries' shard)
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -58,6 +60,7 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const model = [];
   const kinds = new Map();
   const answers = [];
+  const each = [];
   // The files of each query that the query before it read too (a reader's next query, on
   // the next page, finds in the browser's HTTP cache at most these).
   let prev = new Map();
@@ -80,6 +83,7 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     bytes.push(raw);
     rounds.push(answer.rounds);
     model.push(2.5 * answer.rounds + read.size + (6.5 * raw) / 1e6 + ms);
+    each.push({ text, rounds: answer.rounds, files: read.size, raw, model: model[model.length - 1] });
     for (const name of read.keys()) {
       const kind = name.slice(0, name.indexOf("/") + 1);
       kinds.set(kind, (kinds.get(kind) || 0) + 1);
@@ -98,4 +102,26 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
       `  model ms median ${median(model).toFixed(1)} mean ${mean(model).toFixed(1)}` +
       `  read by the query before ${((100 * again) / (files.reduce((a, b) => a + b, 0) - files[0])).toFixed(1)}%`
   );
+  if (process.env.SHARED) shared(each);
 })();
+
+// The queries by how many entries of the catalog have their text as message (a paste of a
+// message thousands of entries share has thousands of near-ties to tell apart): each group's
+// medians of rounds, files, raw bytes and the model.
+function shared(each) {
+  const count = new Map(each.map((q) => [q.text, 0]));
+  for (let k = 0; k * manifest.docs < manifest.n; k++) {
+    for (const doc of JSON.parse(fs.readFileSync(path.join(dir, "d", `${k}.json`), "utf8"))) {
+      if (count.has(doc[1])) count.set(doc[1], count.get(doc[1]) + 1);
+    }
+  }
+  for (const [lo, hi, name] of [[1, 1, "its own"], [2, 99, "2-99 entries"], [100, Infinity, "100 or more"]]) {
+    const group = each.filter((q) => count.get(q.text) >= lo && count.get(q.text) <= hi);
+    if (!group.length) continue;
+    const of = (key) => median(group.map((q) => q[key]));
+    console.log(
+      `message in ${name}: ${group.length} queries, medians: rounds ${of("rounds")}  files ${of("files")}` +
+        `  raw KB ${(of("raw") / 1e3).toFixed(0)}  model ms ${of("model").toFixed(1)}`
+    );
+  }
+}
