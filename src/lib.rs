@@ -23,7 +23,7 @@ pub mod verify;
 mod view;
 mod write;
 
-pub use crate::core::config::Config;
+pub use crate::core::config::{Config, SearchConfig};
 pub use crate::core::diag::{Code, Diagnostic, Diagnostics, Severity};
 pub use crate::core::error::{Error, Result};
 pub use crate::core::model::{

@@ -55,11 +55,16 @@ pub enum EntryJson {
     None,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SearchConfig {
     /// Below this score a best match is reported as weak.
     pub weak_score: f64,
+    /// The site's answers are the whole index's, to the bit (the default). `false`: a page
+    /// reads a common word's first file of tiers only and ranks by what it read, which on a
+    /// catalog of a million entries is about a third of the first query's files and time, and
+    /// may order the best entries otherwise (`errbook search` is always exact).
+    pub exact: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -159,7 +164,10 @@ impl Default for BuildConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { weak_score: 0.35 }
+        SearchConfig {
+            weak_score: 0.35,
+            exact: true,
+        }
     }
 }
 

@@ -81,5 +81,5 @@ pub(crate) fn write_files(
         Some(vocab) => gather::index(catalog, graph, vocab),
         None => format::build_borrowed(catalog, graph),
     };
-    shards::write_files(&idx, &docs, cfg.search.weak_score, offline, write)
+    shards::write_files(&idx, &docs, cfg.search, offline, write)
 }

@@ -1,15 +1,19 @@
 //! Shards: the index as the site ships it, in small files that a query fetches only as it needs
 //! them, so that a first query costs a few of them and not the whole index. search-rank.js
-//! (`sharded`) reads them and ranks exactly as over the whole index.
+//! (`sharded`) reads them and ranks exactly as over the whole index (unless the site is built
+//! with `search.exact = false`: below).
 //!
 //! Files under `search/` (`.json` hosted; offline each is a `.js` script that hands its JSON, in
 //! a string, to `window.errbookShard(name, json)`, for pages opened from file:// cannot fetch):
-//! - `m`: the manifest, `{"v":7,"n":docs,"weak":w,"count":terms,"docs":D,"arts":A,"nArts":articles,
-//!   "t":[[name, first term, number of its first term]...],"long":[[term, number, slot]...],
-//!   "lens":[term lengths...]}`. `long`: every long term (below) with its number and its slot
-//!   as its run has it: the commonest words, in nearly every paste, whose slots are a few
-//!   dozen bytes, so a query finds their tiers without first fetching their runs (at 100,000
-//!   entries 582 terms, 16 KB gzipped; a paste then fetches 3.6 runs, not 11);
+//! - `m`: the manifest, `{"v":7,"n":docs,"weak":w,["exact":false,]"count":terms,"docs":D,
+//!   "arts":A,"nArts":articles,"t":[[name, first term, number of its first term]...],
+//!   "long":[[term, number, slot]...],"lens":[term lengths...]}`. `exact` is there only when
+//!   `search.exact` is false: a page then ranks by each long term's first file of tiers
+//!   (search-index.js's `settle`), not always as the whole index. `long`: every long term
+//!   (below) with its number and its slot as its run has it: the commonest words, in nearly
+//!   every paste, whose slots are a few dozen bytes, so a query finds their tiers without
+//!   first fetching their runs (at 100,000 entries 582 terms, 16 KB gzipped; a paste then
+//!   fetches 3.6 runs, not 11);
 //! - `t/NAME`: a run of consecutive terms (sorted) and their postings, `[[terms], [postings]]`
 //!   as `Index::terms` and `Index::post`, but that a term in more than `Layout::long`
 //!   documents has, in place of its postings, where its impact tiers are (`tiers`). Runs end
@@ -26,6 +30,7 @@
 //! - `a/K`: articles `K*A ..`, `[title, site path]`;
 //! - `l/LEN`: every term of that length, sorted: what a misspelt term is compared with.
 
+use crate::core::config::SearchConfig;
 use crate::core::output::OutFile;
 use crate::search::expand::df;
 use crate::search::format::{Doc, Index};
@@ -132,10 +137,10 @@ pub(super) fn rerank_terms(message: &str, aliases: &[String]) -> Vec<String> {
 }
 
 /// The shard files, each as (name under `search/` without extension, JSON).
-pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
+pub fn shards(idx: &Index, search: SearchConfig, lay: &Layout) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     let all: Result<(), std::convert::Infallible> =
-        each(idx, &idx.docs, weak, lay, &mut |name, body| {
+        each(idx, &idx.docs, search, lay, &mut |name, body| {
             files.push((name, body));
             Ok(())
         });
@@ -152,7 +157,7 @@ pub fn shards(idx: &Index, weak: f64, lay: &Layout) -> Vec<(String, Vec<u8>)> {
 pub(crate) fn each<E, S, L>(
     idx: &Index,
     docs: &[Doc<S, L>],
-    weak: f64,
+    search: SearchConfig,
     lay: &Layout,
     out: &mut dyn FnMut(String, Vec<u8>) -> Result<(), E>,
 ) -> Result<(), E>
@@ -219,7 +224,7 @@ where
     }
     let head = Manifest {
         docs: docs.len(),
-        weak,
+        search,
         terms: idx.terms.len(),
         arts: idx.arts.len(),
     };
@@ -233,7 +238,7 @@ where
 /// What the manifest says of the index besides its runs and term lengths.
 pub(super) struct Manifest {
     pub(super) docs: usize,
-    pub(super) weak: f64,
+    pub(super) search: SearchConfig,
     pub(super) terms: usize,
     pub(super) arts: usize,
 }
@@ -256,6 +261,10 @@ impl Manifest {
             v: u32,
             n: usize,
             weak: f64,
+            /// Written only when false: a page then reads a long term's first file of tiers
+            /// only (`search.exact`).
+            #[serde(skip_serializing_if = "is_true")]
+            exact: bool,
             count: usize,
             docs: usize,
             arts: usize,
@@ -268,7 +277,8 @@ impl Manifest {
         json(&Body {
             v: 7,
             n: self.docs,
-            weak: self.weak,
+            weak: self.search.weak_score,
+            exact: self.search.exact,
             count: self.terms,
             docs: lay.docs,
             arts: lay.arts,
@@ -280,6 +290,10 @@ impl Manifest {
     }
 }
 
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
 /// The global that offline shards call with their data.
 pub(crate) const OFFLINE_CALL: &str = "errbookShard";
 
@@ -288,7 +302,7 @@ pub(crate) const OFFLINE_CALL: &str = "errbookShard";
 pub(crate) fn write_files<E, S, L>(
     idx: &Index,
     docs: &[Doc<S, L>],
-    weak: f64,
+    search: SearchConfig,
     offline: bool,
     write: &mut dyn FnMut(&OutFile) -> Result<(), E>,
 ) -> Result<usize, E>
@@ -297,7 +311,7 @@ where
     L: AsRef<[String]> + Serialize,
 {
     let mut n = 0;
-    each(idx, docs, weak, &Layout::default(), &mut |name, body| {
+    each(idx, docs, search, &Layout::default(), &mut |name, body| {
         n += 1;
         write(&out_file(&name, body, offline))
     })?;

@@ -249,9 +249,8 @@ pub(super) fn render_into(
                 let n = crate::search::write_files(cat, &analysis.graph, cfg, how, write)?;
                 return Ok((n, None));
             }
-            let weak = cfg.search.weak_score;
             let (ix, files) =
-                crate::search::LiveIndex::all_files(cat, &analysis.graph, weak, offline);
+                crate::search::LiveIndex::all_files(cat, &analysis.graph, cfg.search, offline);
             for f in &files.write {
                 stage.write(&f.path, &f.bytes)?;
             }

@@ -74,7 +74,7 @@ fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) 
     std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
     std::fs::write(&js_path, NODE_SCRIPT).unwrap();
     let shard_dir = dir.path().join("shards");
-    write_shards(&idx, cfg.search.weak_score, layout, &shard_dir);
+    write_shards(&idx, cfg.search, layout, &shard_dir);
     let weak = cfg.search.weak_score.to_string();
     let out = run_node(
         &js_path,
@@ -113,11 +113,11 @@ fn run_node(script: &Path, args: &[&std::ffi::OsStr]) -> Vec<u8> {
 /// The index's shards, cut as `layout` says, as `NAME.json` files under `dir`.
 fn write_shards(
     idx: &errbook::search::Index,
-    weak: f64,
+    search: errbook::SearchConfig,
     layout: &errbook::search::Layout,
     dir: &Path,
 ) {
-    for (name, body) in errbook::search::shards(idx, weak, layout) {
+    for (name, body) in errbook::search::shards(idx, search, layout) {
         let p = dir.join(format!("{name}.json"));
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
@@ -253,7 +253,7 @@ fn generated(
 fn generated_shards(script: &str) -> (tempfile::TempDir, errbook::search::Index, PathBuf, PathBuf) {
     let (tmp, _, cfg, idx) = generated("300", "10", "5");
     let dir = tmp.path().join("shards");
-    write_shards(&idx, cfg.search.weak_score, &small(24), &dir);
+    write_shards(&idx, cfg.search, &small(24), &dir);
     let js = tmp.path().join("script.js");
     std::fs::write(&js, script).unwrap();
     (tmp, idx, dir, js)
@@ -371,4 +371,70 @@ fn tiers_answer_as_whole_lists_on_a_larger_catalog() {
         queries.push(typed.chars().take(keep).collect());
     }
     agree_cut(&root, &queries, &small(24));
+}
+
+const BOUNDED_SCRIPT: &str = r#"
+const fs = require("fs");
+const path = require("path");
+const s = require(process.argv[2]);
+const dir = process.argv[3];
+const queries = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
+const json = (name) => JSON.parse(fs.readFileSync(path.join(dir, name + ".json"), "utf8"));
+(async () => {
+  const m = json("m");
+  if (m.exact !== false) { console.error("the manifest does not say exact: false"); process.exit(1); }
+  // The tier files a query read past each long term's first (p/NAME-0).
+  const deeper = async (manifest, q) => {
+    const names = [];
+    const ix = s.sharded(manifest, (name) => { names.push(name); return Promise.resolve(json(name)); });
+    const a = await s.query(ix, q, 5);
+    if (!a.hits.length) { console.error(`${q}: no hits`); process.exit(1); }
+    return names.filter((n) => /^p\/.*-[1-9][0-9]*$/.test(n)).length;
+  };
+  let bounded = 0, exact = 0;
+  for (const q of queries) {
+    bounded += await deeper(m, q);
+    const { exact: _, ...whole } = m;
+    if (await deeper(whole, q)) exact++;
+  }
+  process.stdout.write(`${bounded} ${exact}`);
+})().catch((e) => { console.error(e); process.exit(1); });
+"#;
+
+/// A site built with `search.exact = false` says so in its manifest, and a query there reads
+/// each long term's first file of tiers and no deeper one, and still answers; the same shards
+/// read as a site built exact (the default, which the manifest leaves unsaid) go deeper.
+#[test]
+fn a_site_built_inexact_reads_long_terms_first_tier_file_only() {
+    let (tmp, _, cfg, idx) = generated("300", "10", "5");
+    let dir = tmp.path().join("shards");
+    let inexact = errbook::SearchConfig {
+        exact: false,
+        ..cfg.search
+    };
+    write_shards(&idx, inexact, &small(24), &dir);
+    let exact_dir = tmp.path().join("exact");
+    write_shards(&idx, cfg.search, &small(24), &exact_dir);
+    let manifest = std::fs::read_to_string(exact_dir.join("m.json")).unwrap();
+    assert!(
+        !manifest.contains("\"exact\":"),
+        "exact is the default, unsaid"
+    );
+    if !node() {
+        return;
+    }
+    let js = tmp.path().join("script.js");
+    std::fs::write(&js, BOUNDED_SCRIPT).unwrap();
+    let queries: Vec<&str> = idx.docs.iter().step_by(7).map(|d| d.1.as_str()).collect();
+    let q_path = tmp.path().join("queries.json");
+    std::fs::write(&q_path, serde_json::to_vec(&queries).unwrap()).unwrap();
+    let out = run_node(&js, &[dir.as_os_str(), q_path.as_os_str()]);
+    let out = String::from_utf8_lossy(&out);
+    let (bounded, exact) = out.split_once(' ').unwrap();
+    assert_eq!(bounded, "0", "tier files read past the first, bounded");
+    let exact: usize = exact.parse().unwrap();
+    assert!(
+        exact > 0,
+        "no paste read a deeper tier when exact: the test shows nothing"
+    );
 }

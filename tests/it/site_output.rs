@@ -324,6 +324,28 @@ fn entry_json_can_be_left_out() {
     assert_eq!(cat["entry_url"], "errors/{id}/");
 }
 
+/// `search.exact = false` is written into the search index's manifest, which the page's search
+/// reads (tests/it/search_parity.rs checks what it does there); left out, the manifest says
+/// nothing of it.
+#[test]
+fn search_exact_false_reaches_the_manifest() {
+    let t = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("content"), &t.path().join("content"));
+    let cfg = std::fs::read_to_string(repo().join("book.toml")).unwrap();
+    std::fs::write(t.path().join("book.toml"), &cfg).unwrap();
+    let (_o, out) = build(t.path(), &[]);
+    let m: serde_json::Value = serde_json::from_str(&read(&out, "search/m.json")).unwrap();
+    assert!(m.get("exact").is_none(), "exact, the default, unsaid");
+    std::fs::write(
+        t.path().join("book.toml"),
+        format!("{cfg}\n[search]\nexact = false\n"),
+    )
+    .unwrap();
+    let (_o, out) = build(t.path(), &[]);
+    let m: serde_json::Value = serde_json::from_str(&read(&out, "search/m.json")).unwrap();
+    assert_eq!(m["exact"], false);
+}
+
 /// An alias worded exactly as the message is no other wording: the page does not show it again
 /// under "Also worded as"; the others stay.
 #[test]

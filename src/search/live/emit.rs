@@ -9,6 +9,7 @@
 use super::doc::Kept;
 use super::post::{Postings, Touched};
 use super::terms::Terms;
+use crate::core::config::SearchConfig;
 use crate::core::output::OutFile;
 use crate::search::format::Art;
 use crate::search::layout::{self, Layout};
@@ -48,7 +49,7 @@ pub(super) struct Now<'a> {
     pub(super) lay: &'a Layout,
     /// The first document whose number now belongs to another (or to none).
     pub(super) moved_from: usize,
-    pub(super) weak: f64,
+    pub(super) search: SearchConfig,
     pub(super) offline: bool,
 }
 
@@ -95,7 +96,7 @@ impl Shipped {
         let lens = self.ship_lens(&now, &mut out);
         let head = Manifest {
             docs: now.docs.len(),
-            weak: now.weak,
+            search: now.search,
             terms: now.post.sorted().len(),
             arts: now.arts.len(),
         };

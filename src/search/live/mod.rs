@@ -13,6 +13,7 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
+use crate::core::config::SearchConfig;
 use crate::core::model::Catalog;
 use crate::link::Graph;
 use crate::search::format::{self, FIELDS};
@@ -50,7 +51,7 @@ impl LiveIndex {
     pub(crate) fn all_files_cut(
         cat: &Catalog,
         graph: &Graph,
-        weak: f64,
+        search: SearchConfig,
         offline: bool,
         lay: Layout,
     ) -> (LiveIndex, Shards) {
@@ -58,14 +59,19 @@ impl LiveIndex {
             lay,
             ..LiveIndex::default()
         };
-        let files = live.update(cat, graph, &Changed::default(), weak, offline, true);
+        let files = live.update(cat, graph, &Changed::default(), search, offline, true);
         (live, files)
     }
 
     /// The index of the whole catalog, as a full build has just written it.
-    pub(crate) fn new(cat: &Catalog, graph: &Graph, weak: f64, offline: bool) -> LiveIndex {
+    pub(crate) fn new(
+        cat: &Catalog,
+        graph: &Graph,
+        search: SearchConfig,
+        offline: bool,
+    ) -> LiveIndex {
         let mut live = LiveIndex::default();
-        live.update(cat, graph, &Changed::default(), weak, offline, false);
+        live.update(cat, graph, &Changed::default(), search, offline, false);
         live
     }
 
@@ -73,11 +79,11 @@ impl LiveIndex {
     pub(crate) fn all_files(
         cat: &Catalog,
         graph: &Graph,
-        weak: f64,
+        search: SearchConfig,
         offline: bool,
     ) -> (LiveIndex, Shards) {
         let mut live = LiveIndex::default();
-        let files = live.update(cat, graph, &Changed::default(), weak, offline, true);
+        let files = live.update(cat, graph, &Changed::default(), search, offline, true);
         (live, files)
     }
 
@@ -88,7 +94,7 @@ impl LiveIndex {
         cat: &Catalog,
         graph: &Graph,
         changed: &Changed,
-        weak: f64,
+        search: SearchConfig,
         offline: bool,
         emit: bool,
     ) -> Shards {
@@ -133,7 +139,7 @@ impl LiveIndex {
             doc_changed: &doc_changed,
             lay: &self.lay,
             moved_from: if moved { moved_from } else { usize::MAX },
-            weak,
+            search,
             offline,
         };
         self.shipped.ship(now, emit)

@@ -33,8 +33,16 @@ fn catalog() -> (Catalog, Graph) {
     (cat, graph)
 }
 
+/// The search settings of these tests: a weak score of 0.3.
+fn search() -> crate::core::config::SearchConfig {
+    crate::core::config::SearchConfig {
+        weak_score: 0.3,
+        ..Default::default()
+    }
+}
+
 fn whole(cat: &Catalog, graph: &Graph, offline: bool, lay: &Layout) -> BTreeMap<String, Vec<u8>> {
-    shards::shards(&format::build(cat, graph), 0.3, lay)
+    shards::shards(&format::build(cat, graph), search(), lay)
         .into_iter()
         .map(|(name, body)| shards::out_file(&name, body, offline))
         .map(|f| (f.path, f.bytes))
@@ -73,7 +81,8 @@ fn kept_index_writes_what_the_whole_index_gives() {
         for e in cat.entries.iter_mut().rev().take(3) {
             e.message = format!("CrossError: crossterm in {}", e.id);
         }
-        let (mut live, files) = LiveIndex::all_files_cut(&cat, &graph, 0.3, offline, lay.clone());
+        let (mut live, files) =
+            LiveIndex::all_files_cut(&cat, &graph, search(), offline, lay.clone());
         assert!(files.remove.is_empty());
         let mut site: BTreeMap<String, Vec<u8>> =
             files.write.into_iter().map(|f| (f.path, f.bytes)).collect();
@@ -96,7 +105,7 @@ fn kept_index_writes_what_the_whole_index_gives() {
         ];
         for edit in edits {
             edit(&mut cat);
-            let up = live.update(&cat, &graph, &changed(&id), 0.3, offline, true);
+            let up = live.update(&cat, &graph, &changed(&id), search(), offline, true);
             for p in up.remove {
                 assert!(site.remove(&p).is_some(), "{p} removed but not there");
             }

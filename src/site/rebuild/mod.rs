@@ -116,8 +116,8 @@ impl Live {
         // The build made the search index as it is kept (`render_into`, `keep`).
         let search = search.unwrap_or_else(|| {
             let _t = crate::core::timings::stage("serve: search index");
-            let (weak, offline) = (cfg.search.weak_score, opts.offline);
-            crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, weak, offline)
+            let (search, offline) = (cfg.search, opts.offline);
+            crate::search::LiveIndex::new(&analysis.catalog, &analysis.graph, search, offline)
         });
         let look = std::sync::Arc::new(crate::render::Look::load(root, &cfg)?);
         let lines = lines::CatalogLines::new(&analysis.catalog, &cfg)?;

@@ -248,7 +248,7 @@ impl Live {
     /// The search files that changed and those to remove. With no kept index (an update failed
     /// half way), the whole index is made again and written over what is there.
     fn search_files(&self, next: &Analysis, ch: &Changes, index: &mut Option<LiveIndex>) -> Shards {
-        let (weak, offline) = (self.cfg.search.weak_score, self.opts.offline);
+        let (search, offline) = (self.cfg.search, self.opts.offline);
         let (cat, graph) = (&next.catalog, &next.graph);
         if let Some(ix) = index {
             let mut changed = Changed::default();
@@ -258,9 +258,9 @@ impl Live {
                     PageKind::Article => changed.articles.insert(p.id.clone()),
                 };
             }
-            return ix.update(cat, graph, &changed, weak, offline, true);
+            return ix.update(cat, graph, &changed, search, offline, true);
         }
-        let (ix, mut files) = LiveIndex::all_files(cat, graph, weak, offline);
+        let (ix, mut files) = LiveIndex::all_files(cat, graph, search, offline);
         *index = Some(ix);
         let dest = &self.opts.dest;
         let keep: HashSet<&str> = files.write.iter().map(|f| f.path.as_str()).collect();
