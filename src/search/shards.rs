@@ -290,6 +290,7 @@ impl Manifest {
     }
 }
 
+/// For serde's `skip_serializing_if`: a flag the manifest writes only when it is false.
 fn is_true(b: &bool) -> bool {
     *b
 }
