@@ -5,7 +5,7 @@
 //! -> `load` -> `parse` -> `link` -> `view` -> `render` | `search` -> `write` -> `site` ->
 //! `verify` | `serve` | `scaffold`. The binary's `cmd/` parses arguments and prints.
 //!
-//! The library's face: `site` (build, check, search, incremental rebuilds), `verify`, `serve`,
+//! The library's face: `site` (build, check, search), `verify`, `serve`,
 //! `scaffold`, `search` (the index the site ships and its ranking, which the browser mirrors),
 //! and the vocabulary below. Everything else is inside.
 

@@ -16,8 +16,6 @@ pub struct SourceFile {
     /// Relative to the site root, with `/` separators (`content/errors/pytorch/x.md`).
     pub path: PathBuf,
     pub text: Arc<str>,
-    /// Modification time, for incremental rebuilds.
-    pub mtime: Option<std::time::SystemTime>,
 }
 
 pub(crate) use crate::core::ids::{ARTICLES_DIR, ERRORS_DIR};
@@ -62,32 +60,15 @@ pub(crate) fn read_one(
     rel: &Path,
 ) -> Result<Result<SourceFile, Diagnostic>> {
     let abs = root.join(rel);
-    let (bytes, mtime) = read_with_mtime(&abs).at(&abs)?;
+    let bytes = std::fs::read(&abs).at(&abs)?;
     Ok(match check_text(rel, bytes) {
         Ok(text) => Ok(SourceFile {
             kind,
             path: rel.to_path_buf(),
             text,
-            mtime,
         }),
         Err(d) => Err(*d),
     })
-}
-
-/// A file's bytes and modification time, from one open (a build reads every content file: a
-/// second lookup of each path for its time cost as much again in system calls).
-fn read_with_mtime(path: &Path) -> std::io::Result<(Vec<u8>, Option<std::time::SystemTime>)> {
-    use std::io::Read;
-    let mut f = std::fs::File::open(path)?;
-    let meta = f.metadata().ok();
-    let mut bytes = Vec::new();
-    if let Some(len) = meta.as_ref().and_then(|m| usize::try_from(m.len()).ok()) {
-        // A hint only (the file may change as it is read); a size too large to hold fails
-        // the read below as it would have, not the allocation here.
-        let _ = bytes.try_reserve_exact(len.saturating_add(1).min(1 << 30));
-    }
-    f.read_to_end(&mut bytes)?;
-    Ok((bytes, meta.and_then(|m| m.modified().ok())))
 }
 
 /// Bytes to text, or the diagnostic that says why not (boxed: a diagnostic is several times

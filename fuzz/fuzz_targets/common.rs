@@ -11,7 +11,6 @@ pub fn parse(kind: PageKind, path: &str, text: &str) {
         kind,
         path: path.into(),
         text: Arc::from(text),
-        mtime: None,
     };
     let (_parsed, diags) = errbook::parse_file(&f, 300);
     for d in &diags.items {

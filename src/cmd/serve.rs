@@ -68,21 +68,13 @@ fn print(root: &Path, open: bool, e: Event) {
             eprintln!("build failed with {errors} error(s); still serving the previous build");
         }
         Event::Failed(e) => eprintln!("build failed: {e}"),
-        Event::PageWritten { page, millis } => {
-            eprintln!("written: {page} in {millis} ms (the pages linking to it follow)")
-        }
-        Event::Updated {
-            changed,
-            rendered,
-            written,
-            full,
-        } => {
-            for p in changed.iter().take(3) {
+        Event::Changed(paths) => {
+            for p in paths.iter().take(3) {
                 eprintln!("changed: {}", p.strip_prefix(root).unwrap_or(p).display());
             }
-            let full = if full { " (full build)" } else { "" };
-            eprintln!("{rendered} files rendered, {written} changed on disk{full}");
-            print_timings();
+            if paths.len() > 3 {
+                eprintln!("changed: {} more", paths.len() - 3);
+            }
         }
         Event::WatchError(e) => eprintln!("watch error: {e}"),
         Event::HttpStopped(e) => eprintln!("serve: the HTTP server stopped: {e}"),

@@ -159,15 +159,6 @@ impl<'a> Decisions<'a> {
         }
     }
 
-    /// Whether `apply_to` can do anything that lasts with candidate `c`: it scores at least
-    /// `least` (`link::least_score`), an author decided on it, or it would give its evidence to
-    /// a link of `links` (`drawn` its index). A candidate that does not is dropped by
-    /// `apply_to`, or left for a review nobody keeps, so a cache of candidates need not keep it
-    /// (while the decisions and `drawn` stay as they are).
-    pub(crate) fn matters(&self, drawn: &Drawn, links: &[Link], c: &Link, least: f64) -> bool {
-        c.score >= least || drawn.find(links, c).is_some() || self.on(c).is_some()
-    }
-
     /// `confirm:` items naming an entry, article or related entry that inference did not
     /// propose: the author's word is enough.
     pub(crate) fn add_confirmed_without_candidate(&self, links: &mut Vec<Link>) {

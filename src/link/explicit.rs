@@ -178,14 +178,6 @@ pub(crate) fn texts(files: &[SourceFile]) -> Texts<'_> {
     texts_or_read(files, None)
 }
 
-/// The texts of some of the files only (serve checks an edit's pages against their own texts).
-pub(crate) fn texts_of<'a>(files: impl Iterator<Item = &'a SourceFile>) -> Texts<'a> {
-    Texts {
-        kept: files.map(|f| (f.path.as_path(), &f.text)).collect(),
-        root: None,
-    }
-}
-
 /// The texts of `files`; a file not among them is read again under `root` when a diagnostic
 /// needs its text.
 pub(crate) fn texts_or_read<'a>(files: &'a [SourceFile], root: Option<&'a Path>) -> Texts<'a> {

@@ -27,7 +27,6 @@ mod tests {
             kind: PageKind::Article,
             path: "content/articles/a.md".into(),
             text: Arc::from(text),
-            mtime: None,
         };
         let found = links(std::slice::from_ref(&f));
         let urls: Vec<&str> = found.iter().map(|e| e.url.as_str()).collect();

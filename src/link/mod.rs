@@ -8,28 +8,22 @@
 //! drawn), `explicit` (references authors write, checked), `decide` (the authors' confirm and
 //! reject), `infer/*` (one file per kind of inferred link), `text` and `code` (what matching
 //! compares), `resolve` (content links to site paths), `explain` (`check --links`), `written` (every link
-//! and image as written), `external` (those out of the catalog) and `live` (the graph `serve`
-//! keeps, brought up to date from an edit: the same graph `link_with` draws).
+//! and image as written) and `external` (those out of the catalog).
 
 pub(crate) mod code;
 mod decide;
-mod edited;
 mod evidence;
 pub(crate) mod explain;
 pub(crate) mod explicit;
 pub(crate) mod external;
 mod graph;
 pub(crate) mod infer;
-mod live;
-mod patch;
 mod resolve;
 pub(crate) mod text;
 pub(crate) mod written;
 
 pub(crate) use evidence::{Evidence, Extent, Place, Signal, TokenKind};
 pub(crate) use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
-pub(crate) use live::{Changed, LinkState};
-pub(crate) use patch::{Before, Patch};
 pub(crate) use resolve::{resolve_href, resolve_href_from};
 
 use crate::core::config::Config;
@@ -45,38 +39,6 @@ use std::path::Path;
 /// Articles whose link candidates are inferred and decided together, per thread: an
 /// article against a large catalog has megabytes of candidates, so a batch is kept small.
 const ARTICLES_PER_THREAD: usize = 2;
-
-/// Build the graph: explicit links (checked, broken ones are errors) and, if `infer`, inferred
-/// links scoring at least `cfg.link.threshold`, with the authors' `links: {confirm, reject}`
-/// applied.
-///
-/// With `records` (fresh verification records), what the snippets printed when they ran counts
-/// too: an article whose snippet's run ended in an entry's error discusses it, and a snippet that
-/// does what a dead end names and failed with the entry's error falls into that dead end.
-///
-/// `keep_review`: keep the candidates left out (`Graph::review`, for `check --links`); a build
-/// has no use for them, and on a large catalog they are most of the graph's memory.
-///
-/// Every file's text at hand: the tests' way in; `site` calls `link_from`.
-#[cfg(test)]
-pub(crate) fn link_with(
-    catalog: &Catalog,
-    files: &[SourceFile],
-    cfg: &Config,
-    infer: bool,
-    records: Option<&RecordSet>,
-    keep_review: bool,
-    diags: &mut Diagnostics,
-) -> Graph {
-    let texts = explicit::texts(files);
-    let how = How {
-        cfg,
-        infer,
-        records,
-        keep_review,
-    };
-    link_from(catalog, files, &texts, how, diags)
-}
 
 /// How `link_from` draws the graph: `link_with`'s arguments beside the catalog and its texts.
 pub(crate) struct How<'a> {

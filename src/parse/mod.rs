@@ -38,7 +38,7 @@ pub(crate) fn page_of_path(f: &SourceFile) -> Option<crate::core::model::PageRef
     Some(crate::core::model::PageRef { kind: f.kind, id })
 }
 
-/// Parse one file on its own (used by the full build and by incremental rebuilds).
+/// Parse one file on its own.
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
     if f.kind == PageKind::Entry {
         let (e, d) = parse_entry(f, default_timeout);
@@ -207,8 +207,8 @@ fn drop_repeats<T>(
 }
 
 /// The error for `file` when an earlier file, `first`, already has its ID `id`: located at the
-/// file's ID (`- **ID:**` of an entry, `id:` of an article). The full build and incremental
-/// rebuilds both report a duplicate ID with it.
+/// file's ID (`- **ID:**` of an entry, `id:` of an article). A duplicate ID is reported
+/// with it.
 pub(crate) fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
     let (needle, kind) = match file.kind {
         PageKind::Entry => ("**ID:**", "entry"),

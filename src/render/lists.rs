@@ -2,7 +2,7 @@
 //! code (and the lists of those), the search page and 404.html.
 //!
 //! `Lists::new` groups the catalog once (cheap); each page's context is built only when that
-//! page is rendered, so an incremental rebuild pays only for the lists it redraws.
+//! page is rendered.
 
 use super::{Page, Renderer};
 use crate::core::error::Result;

@@ -93,7 +93,6 @@ mod tests {
             kind,
             path: rel,
             text: Arc::from(text),
-            mtime: None,
         };
         let mut d = Diagnostics::default();
         let (p, diags) = crate::parse::parse_file(&f, 300);

@@ -5,14 +5,13 @@
 //! readings of the error it reports) with `template` (placeholders for what varies),
 //! `tokenise` (template -> terms), `format` (the inverted index with BM25F impacts), `rank` (a
 //! paste against it: `expand` looks terms up, `rerank` matches messages), `shards` (the index
-//! cut into the site's files as `layout` says; `tiers`, a common term's postings by impact), `live` (the index `serve` keeps, changed in place by an edit).
+//! cut into the site's files as `layout` says; `tiers`, a common term's postings by impact).
 
 mod clean;
 mod expand;
 pub(crate) mod format;
 mod gather;
 mod layout;
-mod live;
 pub(crate) mod normalise;
 pub(crate) mod rank;
 mod rerank;
@@ -29,11 +28,9 @@ use crate::link::Graph;
 pub use format::{build, Art, Doc, Index};
 pub(crate) use gather::{terms as gather_terms, Vocab};
 pub use layout::Layout;
-pub(crate) use live::{Changed, LiveIndex, Shards};
 pub use normalise::{readings, Detected};
 pub use rank::{search, Answer, Hit};
 pub use shards::shards;
-pub(crate) use shards::stale as stale_shards;
 
 /// The search files of the site (the sharded index: `shards`), paths relative to the output
 /// dir. The weak threshold travels in the manifest, so the browser and the terminal agree.

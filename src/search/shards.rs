@@ -39,7 +39,6 @@ use crate::search::tiers::{self, Slot};
 use crate::search::{normalise, tokenise};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
 
 /// A run of terms ends at a term whose hash is 0 modulo this, once it holds `Layout::run_min`
 /// bytes of postings, and always at `Layout::run_max`.
@@ -352,25 +351,6 @@ pub(crate) fn js_string(text: &str, out: &mut String) {
             c => out.push(c),
         }
     }
-}
-
-/// The shard files under `dest/search/` that are not among `keep` (paths relative to `dest`):
-/// what an earlier index had and this one has not (a run of terms that now starts at another
-/// term, an entries' shard past the end), for an update in place to remove.
-pub(crate) fn stale(dest: &Path, keep: &HashSet<&str>) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in ["t", "p", "d", "a", "l"] {
-        let Ok(list) = std::fs::read_dir(dest.join("search").join(dir)) else {
-            continue;
-        };
-        for e in list.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if !keep.contains(format!("search/{dir}/{name}").as_str()) {
-                out.push(e.path());
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -21,15 +21,8 @@ pub enum Event {
     ContentFailed { errors: usize, diags: Diagnostics },
     /// A build failed for another reason.
     Failed(Error),
-    /// The edited page is on disk; the rest of its update follows.
-    PageWritten { page: String, millis: u128 },
-    /// An update of these files rendered and wrote this much.
-    Updated {
-        changed: Vec<PathBuf>,
-        rendered: usize,
-        written: usize,
-        full: bool,
-    },
+    /// These files changed; a build follows.
+    Changed(Vec<PathBuf>),
     /// The file watcher reported a problem.
     WatchError(String),
     /// The HTTP server stopped.

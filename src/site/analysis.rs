@@ -17,8 +17,6 @@ pub struct Analysis {
     pub catalog: Catalog,
     pub graph: Graph,
     pub diags: Diagnostics,
-    /// The link stage's parts, kept for incremental updates when the scope asks (`Scope::live`).
-    pub(crate) links: Option<crate::link::LinkState>,
     /// A lean analysis's code blocks seen more than once, found before the entries' code was
     /// dropped (`Scope::lean`); the build highlights each of them once.
     pub(crate) highlights: Option<crate::render::highlight::Memo>,
@@ -57,7 +55,6 @@ pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
             infer,
             drafts: true,
             review: true,
-            live: false,
             lean: false,
         },
     )
@@ -72,8 +69,6 @@ pub struct Scope {
     pub drafts: bool,
     /// Keep the inferred links left out, for `check --links` (`Graph::review`).
     pub review: bool,
-    /// Keep the link stage's parts (`Analysis::links`), for `serve`'s incremental updates.
-    pub live: bool,
     /// A build's analysis: each entry's text is dropped once it is parsed (`Analysis::files`
     /// holds the articles', which inference matches), and so is what only the entry's own page
     /// shows (`parse::lean`; the build reads the file again to render it). Else every file's
@@ -130,27 +125,13 @@ pub(crate) fn analyse_then(
     } else {
         crate::link::explicit::texts(&files)
     };
-    let (graph, links) = if scope.live {
-        let (state, graph) = crate::link::LinkState::new(
-            &catalog,
-            &files,
-            cfg,
-            infer,
-            Some(&records),
-            scope.review,
-            &mut diags,
-        );
-        (graph, Some(state))
-    } else {
-        let how = crate::link::How {
-            cfg,
-            infer,
-            records: Some(&records),
-            keep_review: scope.review,
-        };
-        let graph = crate::link::link_from(&catalog, &files, &texts, how, &mut diags);
-        (graph, None)
+    let how = crate::link::How {
+        cfg,
+        infer,
+        records: Some(&records),
+        keep_review: scope.review,
     };
+    let graph = crate::link::link_from(&catalog, &files, &texts, how, &mut diags);
     drop((t, texts));
     if lean_entries {
         // The entries whose parts other pages show keep their whole model.
@@ -171,7 +152,6 @@ pub(crate) fn analyse_then(
         catalog,
         graph,
         diags,
-        links,
         highlights,
         lean_entries,
         search_vocab: vocab,

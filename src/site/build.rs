@@ -50,55 +50,28 @@ pub struct BuildReport {
 
 /// The whole pipeline. On content errors nothing is written and the old output stays whole.
 pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildReport, Diagnostics)> {
-    build_inner(root, cfg, opts, false).map(|(report, diags, ..)| (report, diags))
-}
-
-/// `build`, also handing back what it read (for incremental rebuilds) and the search index it
-/// wrote, as `serve` keeps it.
-pub(super) fn build_keep(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<Kept> {
-    build_inner(root, cfg, opts, true)
-}
-
-/// What `build_keep` hands back.
-pub(super) type Kept = (
-    BuildReport,
-    Diagnostics,
-    Analysis,
-    RecordSet,
-    Option<crate::search::LiveIndex>,
-);
-
-/// The pipeline; `keep`: hand back the source texts too (serve compares and re-reads them), and
-/// the search index as `serve` keeps it.
-fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Result<Kept> {
     let started = std::time::Instant::now();
     cfg.check_output(root, &opts.dest)?;
-    let run = || -> Result<Kept> {
+    let run = || -> Result<(BuildReport, Diagnostics)> {
         let scope = Scope {
             infer: !opts.no_infer,
             drafts: opts.drafts,
-            // Serve keeps the analysis (not the candidates left out, which only `check --links`
-            // shows); a build only needs the links drawn.
+            // A build only needs the links drawn, not the candidates left out (`check --links`).
             review: false,
-            live: keep,
-            lean: !keep,
+            lean: true,
         };
         let (mut analysis, records, stage, ahead) = analyse_and_stage(root, cfg, opts, scope)?;
-        if !keep {
-            // Rendering reads the model, not the sources: free the articles' texts too.
-            analysis.files = Vec::new();
-        }
+        // Rendering reads the model, not the sources: free the articles' texts too.
+        analysis.files = Vec::new();
         let memo = analysis.highlights.take();
         let vocab = analysis.search_vocab.take();
-        let render = render_into(
-            root, cfg, &analysis, &records, opts, &stage, keep, memo, vocab,
-        );
+        let render = render_into(root, cfg, &analysis, &records, opts, &stage, memo, vocab);
         match (&render, ahead) {
             // Every page is written: its folder is there, so the thread has no more to make.
             (Ok(_), Some(ahead)) => ahead.wait(),
             (_, ahead) => drop(ahead),
         }
-        let (pages, files, search) = match render {
+        let (pages, files) = match render {
             Ok(counts) => counts,
             Err(e) => {
                 stage.abandon(&e);
@@ -113,7 +86,7 @@ fn build_inner(root: &Path, cfg: &Config, opts: &BuildOptions, keep: bool) -> Re
             files_written: files,
             millis: started.elapsed().as_millis(),
         };
-        Ok((report, analysis.diags.clone(), analysis, records, search))
+        Ok((report, analysis.diags))
     };
     if opts.single_thread {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -197,24 +170,22 @@ fn page_dirs(cat: &crate::core::model::Catalog) -> Vec<String> {
         .collect()
 }
 
-/// Render every page and file of the site into `stage`; returns (pages, files) and, with
-/// `keep`, the search index as `serve` keeps it (made instead of the plain one: the same files).
+/// Render every page and file of the site into `stage`; returns (pages, files).
 /// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`). When the analysis
 /// kept only part of each entry (`Analysis::lean_entries`), each entry's page is rendered from
 /// its file read again (`reread`), and the search index is made from the terms gathered at
 /// parse time (`vocab`, `Analysis::search_vocab`).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn render_into(
+fn render_into(
     root: &Path,
     cfg: &Config,
     analysis: &Analysis,
     records: &RecordSet,
     opts: &BuildOptions,
     stage: &crate::write::Staging,
-    keep: bool,
     memo: Option<crate::render::highlight::Memo>,
     vocab: Option<crate::search::Vocab>,
-) -> Result<(usize, usize, Option<crate::search::LiveIndex>)> {
+) -> Result<(usize, usize)> {
     let offline = opts.offline;
     let t = crate::core::timings::stage("render");
     let cat = &analysis.catalog;
@@ -241,24 +212,14 @@ pub(super) fn render_into(
     // made, so that memory does not hold it to the end.
     let (rendered, search) = rayon::join(
         || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
-        || -> Result<(usize, Option<crate::search::LiveIndex>)> {
+        || -> Result<usize> {
             let _t = crate::core::timings::stage("  search");
-            if !keep {
-                let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
-                let how = (offline, vocab);
-                let n = crate::search::write_files(cat, &analysis.graph, cfg, how, write)?;
-                return Ok((n, None));
-            }
-            let (ix, files) =
-                crate::search::LiveIndex::all_files(cat, &analysis.graph, cfg.search, offline);
-            for f in &files.write {
-                stage.write(&f.path, &f.bytes)?;
-            }
-            Ok((files.write.len(), Some(ix)))
+            let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
+            crate::search::write_files(cat, &analysis.graph, cfg, (offline, vocab), write)
         },
     );
     let (paths, mut files) = rendered?;
-    let (written, kept) = search?;
+    let written = search?;
     files += written;
     drop(t);
 
@@ -295,7 +256,7 @@ pub(super) fn render_into(
     files += r.look.theme_files.len();
     files += stage.copy_tree(&root.join("static"), "")?;
     drop(t);
-    Ok((paths.len(), files, kept))
+    Ok((paths.len(), files))
 }
 
 /// Entries of a domain rendered at a time when their JSON goes into the domain's file: their
@@ -480,7 +441,7 @@ fn entry_job<'a>(r: &Renderer<'_>, resolver: Resolver<'a>, e: &'a Entry) -> Resu
     Ok(JobOutput { path, html, json })
 }
 
-/// Which catalog-wide files to make (a full build makes all; an incremental one what changed).
+/// Which catalog-wide files to make.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Wanted {
     pub catalog: bool,

@@ -1,5 +1,5 @@
 //! Site: one build of the whole site (`build`), the stages that only read (`analysis`),
-//! incremental rebuilds for `serve` (`rebuild`), `check` with its view of the records (`check`)
+//! `check` with its view of the records (`check`)
 //! and of links within the site (`internal`),
 //! and the terminal's search (`query`).
 
@@ -9,7 +9,6 @@ mod check;
 mod external;
 mod internal;
 mod query;
-mod rebuild;
 mod repeated;
 mod reread;
 
@@ -18,4 +17,3 @@ pub use build::{build, BuildOptions, BuildReport, OnProgress};
 pub use check::{check, explain_links};
 pub use external::{check_external, ExternalOptions};
 pub use query::{search, Answer, Hit, Searcher};
-pub use rebuild::{Live, Update};

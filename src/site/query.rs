@@ -54,7 +54,6 @@ impl Searcher {
             infer: true,
             drafts: false,
             review: false,
-            live: false,
             lean: true,
         };
         let mut analysis = super::analyse_with(root, cfg, scope)?;

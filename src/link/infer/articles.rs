@@ -61,25 +61,6 @@ pub(crate) fn infer(
         .collect()
 }
 
-/// `infer`, the candidates of each of `articles` apart (in their order).
-pub(crate) fn infer_each(
-    catalog: &Catalog,
-    ix: &Index,
-    articles: &[&Article],
-    sources: &HashMap<&std::path::Path, &str>,
-    records: Option<&RecordSet>,
-    wanted: &Wanted,
-) -> Vec<Vec<Link>> {
-    use rayon::prelude::*;
-    articles
-        .par_iter()
-        .map(|a| {
-            let src = sources.get(a.source.as_path()).copied().unwrap_or("");
-            infer_one(catalog, ix, a, src, records, wanted)
-        })
-        .collect()
-}
-
 fn infer_one(
     catalog: &Catalog,
     ix: &Index,

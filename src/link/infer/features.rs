@@ -5,7 +5,7 @@
 //! set of the strings was: intersections, unions, sums over them and the excerpts made of them
 //! come out as they did. A string per word of every entry, a set per entry and an index keyed
 //! by strings were the link stage's largest part of memory on a large catalog.
-//! How a pair is scored is `related`'s job; `related_kept` changes these in place.
+//! How a pair is scored is `related`'s job.
 
 use crate::core::model::{Catalog, Entry};
 use crate::link::code::Kind;
@@ -81,31 +81,8 @@ impl Names {
         &self.0[id as usize]
     }
 
-    /// Add `new` (names not here yet): returns each old number's new one.
-    fn extend(&mut self, new: BTreeSet<String>) -> Vec<u32> {
-        let old = std::mem::take(&mut self.0);
-        let mut map = Vec::with_capacity(old.len());
-        let mut new = new.into_iter().map(Box::<str>::from).peekable();
-        for name in old {
-            while new.peek().is_some_and(|n| *n < name) {
-                self.0.extend(new.next());
-            }
-            map.push(self.0.len() as u32);
-            self.0.push(name);
-        }
-        self.0.extend(new);
-        map
-    }
-
     fn len(&self) -> usize {
         self.0.len()
-    }
-
-    fn id(&self, w: &str) -> Option<u32> {
-        self.0
-            .binary_search_by(|n| (**n).cmp(w))
-            .ok()
-            .map(|i| i as u32)
     }
 }
 
@@ -198,33 +175,6 @@ impl Features {
         f
     }
 
-    /// Entry `e`'s message words and API names by number, sorted; names not numbered yet are
-    /// numbered first (every entry's lists renumbered with them).
-    pub(super) fn number(&mut self, e: &Entry) -> (Box<[u32]>, Box<[u32]>) {
-        let (ws, ns) = (words(&e.message), apis(e));
-        let new: BTreeSet<String> = (ws.iter().chain(&ns))
-            .filter(|w| self.names.id(w).is_none())
-            .cloned()
-            .collect();
-        if !new.is_empty() {
-            let map = self.names.extend(new);
-            self.renumber(&map);
-        }
-        let ids = |set: BTreeSet<String>| set.iter().filter_map(|w| self.names.id(w)).collect();
-        (ids(ws), ids(ns))
-    }
-
-    /// Old number `i` is `map[i]` now (in the same order, more names between).
-    fn renumber(&mut self, map: &[u32]) {
-        for set in self.msg.iter_mut().chain(self.api.iter_mut()) {
-            set.iter_mut().for_each(|w| *w = map[*w as usize]);
-        }
-        let v = self.names.len();
-        self.df = moved(std::mem::take(&mut self.df), map, v);
-        self.by_word = moved(std::mem::take(&mut self.by_word), map, v);
-        self.by_api = moved(std::mem::take(&mut self.by_api), map, v);
-    }
-
     /// How rare message word `w` is (its inverse document frequency).
     pub(super) fn idf(&self, w: u32) -> f64 {
         match self.df[w as usize] {
@@ -251,15 +201,6 @@ impl Features {
         }
     }
 
-    /// Forget key `k` when no entry has it.
-    pub(super) fn drop_if_empty(&mut self, k: &Key) {
-        if let Key::Code(c) = k {
-            if self.codes.get(c).is_some_and(Vec::is_empty) {
-                self.codes.remove(c);
-            }
-        }
-    }
-
     /// The entries after entry `a` (sorted) that share a code, a rare message word or a rare
     /// API name with it: taken over every `a` in order, the pairs of entries that do, sorted.
     /// Made one entry at a time: the set of all pairs was the link stage's largest part of
@@ -279,15 +220,6 @@ impl Features {
         out.dedup();
         out
     }
-}
-
-/// `old`, each item `i` moved to `map[i]` of `v` items.
-fn moved<T: Default + Clone>(old: Vec<T>, map: &[u32], v: usize) -> Vec<T> {
-    let mut out = vec![T::default(); v];
-    for (i, x) in old.into_iter().enumerate() {
-        out[map[i] as usize] = x;
-    }
-    out
 }
 
 /// The inverse document frequency of a word `d` of `n` entries' messages have.
@@ -327,21 +259,4 @@ pub(super) fn either(a: &[u32], b: &[u32]) -> Vec<u32> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Names;
-    use std::collections::BTreeSet;
-
-    #[test]
-    fn names_added_keep_lexical_order_and_say_where_the_old_ones_went() {
-        let mut n = Names(vec!["b".into(), "d".into()]);
-        let map = n.extend(BTreeSet::from(["a".to_string(), "c".into(), "e".into()]));
-        assert_eq!(map, vec![1, 3]);
-        let all: Vec<&str> = (0..5).map(|i| n.name(i)).collect();
-        assert_eq!(all, ["a", "b", "c", "d", "e"]);
-        assert_eq!(n.id("c"), Some(2));
-        assert_eq!(n.id("z"), None);
-    }
 }

@@ -1,7 +1,6 @@
 //! The entries' message index that article inference looks passages up in: each entry's
 //! message and aliases as templates (words after the exception type), the templates' trigrams,
-//! and the entries by error code. Made whole for a catalog, or changed in place for one edited
-//! entry (`replace_entry`, what `serve` does after an edit of a message).
+//! and the entries by error code.
 
 use crate::core::model::{Catalog, Entry};
 use crate::link::text::{self, gram_hash};
@@ -39,11 +38,6 @@ impl Words {
         self.ids.get(w).copied()
     }
 
-    /// The word numbered `id`.
-    fn name(&self, id: u32) -> &str {
-        &self.names[id as usize]
-    }
-
     /// The number of `w`, given one if it has none yet.
     fn add(&mut self, w: String) -> u32 {
         if let Some(&id) = self.ids.get(w.as_str()) {
@@ -66,11 +60,6 @@ impl Words {
             alias: t.alias,
         }
     }
-
-    /// The words of a kept template as strings.
-    fn text(&self, words: &[u32]) -> Vec<String> {
-        words.iter().map(|&w| self.name(w).to_string()).collect()
-    }
 }
 
 /// The entries that have one error code, by exception type: entries an article names by
@@ -90,18 +79,6 @@ impl Coded {
             .entry(e.exception.clone())
             .or_default()
             .push(i);
-    }
-
-    fn remove(&mut self, i: usize, e: &Entry) {
-        let Some(es) = self.by_exception.get_mut(&e.exception) else {
-            return;
-        };
-        let before = es.len();
-        es.retain(|&x| x != i);
-        self.n -= before - es.len();
-        if es.is_empty() {
-            self.by_exception.remove(&e.exception);
-        }
     }
 }
 
@@ -146,54 +123,7 @@ impl Index {
     }
 }
 
-impl Index {
-    /// Whether trigram `g` can seed a passage: some template has it, and not so many that it
-    /// says nothing (`MAX_POSTINGS`).
-    pub(crate) fn seeds(&self, g: u64) -> bool {
-        self.grams
-            .get(&g)
-            .is_some_and(|post| post.len() <= MAX_POSTINGS)
-    }
-
-    /// The index after entry `i` changed from `old` to `new` (the same entry, at the same place:
-    /// no entry came or went), as `Index::new` of the catalog now would answer. The old templates
-    /// stay as husks with no trigram pointing at them.
-    pub(crate) fn replace_entry(&mut self, i: usize, old: &Entry, new: &Entry) {
-        for t in 0..self.templates.len() {
-            if self.templates[t].entry != i || self.templates[t].words.is_empty() {
-                continue;
-            }
-            let words = std::mem::take(&mut self.templates[t].words);
-            for g in grams_of(&self.words.text(&words)) {
-                if let Some(post) = self.grams.get_mut(&g) {
-                    post.retain(|&(x, _)| x as usize != t);
-                    if post.is_empty() {
-                        self.grams.remove(&g);
-                    }
-                }
-            }
-        }
-        for tpl in templates_of(i, new) {
-            let t = self.templates.len() as u32;
-            for (p, g) in grams_of(&tpl.words).enumerate() {
-                self.grams.entry(g).or_default().push((t, p as u32));
-            }
-            let kept = self.words.keep(tpl);
-            self.templates.push(kept);
-        }
-        if let Some(c) = code_of(old) {
-            if let Some(coded) = self.codes.get_mut(c) {
-                coded.remove(i, old);
-                if coded.n == 0 {
-                    self.codes.remove(c);
-                }
-            }
-        }
-        if let Some(c) = code_of(new) {
-            self.codes.entry(c.to_string()).or_default().add(i, new);
-        }
-    }
-}
+impl Index {}
 
 /// Where a template stands among equally good matches: by entry, then message before aliases
 /// (the order `Index::new` makes them in).

@@ -8,7 +8,6 @@ mod features;
 pub(crate) mod index;
 pub(crate) mod keys;
 pub(crate) mod related;
-pub(crate) mod related_kept;
 mod scan;
 pub(crate) mod snippets;
 pub(crate) mod wanted;

@@ -5,24 +5,13 @@
 //! `features`), so the cost follows the number of entries that share something, not entries
 //! squared.
 
-use super::features::{apis, common, either, words, Features, Key};
+use super::features::{common, either, Features, Key};
 use super::round2;
-use crate::core::model::{Catalog, Entry};
+use crate::core::model::Catalog;
 use crate::link::{Evidence, Link, LinkKind, Node, Origin, Signal};
 
 /// At most this many related candidates per entry.
 const PER_ENTRY: usize = 5;
-
-/// Whether `a` and `b` (two versions of one entry) look the same to this inference: the same ID,
-/// message words, API names, error code and category. When every changed entry does, and no
-/// entry came or went, the candidates are what they were.
-pub(crate) fn same_features(a: &Entry, b: &Entry) -> bool {
-    a.id == b.id
-        && a.error_code == b.error_code
-        && a.category == b.category
-        && words(&a.message) == words(&b.message)
-        && apis(a) == apis(b)
-}
 
 /// Related-candidates between entries, at most `PER_ENTRY` per entry, best first.
 ///
