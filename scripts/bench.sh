@@ -13,7 +13,7 @@
 # (du -sb, which counts each folder's own entry too, and "in files": the files' sizes summed,
 # what a host stores) and files, and the errbook/peer ratios of all four (of the medians, then of each run);
 # then the errbook-only BIG builds (time, memory, bytes, files), and the incremental figures
-# (edit of one entry to its page written by `errbook serve`, and to the whole update written).
+# (edit of one entry to its page served by `errbook serve`, and to the whole update).
 #
 # Environment: RUNS (default 3), SIZES (default "1000 10000"), BIG (default 100000: sizes in
 # entries of errbook-only builds, e.g. "100000 1000000"; 0 skips; a size whose peak memory,
@@ -327,13 +327,13 @@ if big:
             print(f"{n:>9,} skipped: catalog and site estimated at {b/1e6:,.0f} MB, more than the disk had free")
         else:
             print(f"{n:>9,} {w/1000:>9.2f}s {mib(kib):>10} {b/1e6:>8.0f}MB {sb/1e6:>8.0f}MB {f:>9,}")
-m = re.match(r"(\d+) ms \(edit -> page written, median of (\d+) edits; (\d+)\.\.(\d+) ms(?:; the whole update .* done in (\d+) ms)?\)", incr)
+m = re.match(r"(\d+) ms \(edit -> page served, median of (\d+) edits; (\d+)\.\.(\d+) ms(?:; the whole update .* done in (\d+) ms)?\)", incr)
 print(f"\nincremental: `errbook serve` on the {last}-page catalog, one entry's text edited", end="")
 if m:
     print(f", median of {m[2]} edits")
-    print(f"  edit -> its page written:      {m[1]} ms ({m[3]}..{m[4]} ms)")
+    print(f"  edit -> its page served:       {m[1]} ms ({m[3]}..{m[4]} ms)")
     whole = f"{m[5]} ms" if m[5] else "n/a (serve logged no `built:` line)"
-    print(f"  edit -> whole update written:  {whole} (serve's `built: N pages in M ms`: every output the edit changes)")
+    print(f"  edit -> catalog analysed:      {whole} (serve's `built: N pages in M ms`; each page is made when asked)")
 else:
     print(f": {incr}")
 if firsts:

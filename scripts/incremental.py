@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Incremental figures for scripts/bench.sh: run `errbook serve` on a catalog, make each kind of
-edit several times, and time each edit until the edited page on disk holds the new text, and
+edit several times, and time each edit until serve answers the edited page with the new text, and
 until serve's whole update is done (its `built: N pages in M ms` line).
 
 usage: incremental.py ERRBOOK ROOT [EDITS] [KINDS]
@@ -9,11 +9,11 @@ KINDS: comma-separated, of "entry-text" (a sentence added to an entry's Root Cau
 articles that quote it follow), "article-text" (a sentence added to an article). Default: all
 three, entry-text first.
 prints, one line per kind, the first as bench.sh reads it:
-  "<median> ms (edit -> page written, median of N edits; min..max; the whole update ... M ms)"
+  "<median> ms (edit -> page served, median of N edits; min..max; the whole update ... M ms)"
 With ERRBOOK_TIMINGS=1 in the environment, also each stage's median over the kind's updates
 (serve prints the stages of each update; they go to stderr as they come, too).
 """
-import os, re, socket, statistics, subprocess, sys, threading, time
+import os, re, socket, statistics, subprocess, sys, threading, time, urllib.request
 
 errbook, root = sys.argv[1], sys.argv[2]
 edits = int(sys.argv[3]) if len(sys.argv) > 3 else 7
@@ -37,14 +37,14 @@ entries, articles = md_files("errors"), md_files("articles")
 def entry_page(src):
     rel = os.path.relpath(src, os.path.join(root, "content", "errors"))[:-3]
     domain, slug = rel.split(os.sep)
-    return os.path.join(root, "book", "errors", domain, slug, "index.html")
+    return f"errors/{domain}/{slug}/"
 
 
 def article_page(src):
     text = open(src, encoding="utf-8").read()
     m = re.search(r'^id:\s*"?([^"\n]+)"?\s*$', text, re.M)
     slug = m[1].strip() if m else os.path.basename(src)[:-3]
-    return os.path.join(root, "book", "articles", slug, "index.html")
+    return f"articles/{slug}/"
 
 
 def entry_text(text, token):
@@ -116,10 +116,10 @@ def run_kind(kind):
             deadline = t0 + 30
             while True:
                 try:
-                    with open(page, encoding="utf-8") as f:
-                        if token in f.read():
-                            break
-                except FileNotFoundError:
+                    url = f"http://127.0.0.1:{port}/{page}"
+                    if token in urllib.request.urlopen(url).read().decode("utf-8", "replace"):
+                        break
+                except OSError:
                     pass
                 if time.perf_counter() > deadline:
                     sys.exit(f"{kind} edit {i}: {page} never showed the edit")
@@ -144,7 +144,7 @@ def run_kind(kind):
            f"{statistics.median(whole):.0f} ms" if whole else "")
     label = "" if kind == "entry-text" else f"{kind}: "
     out = [
-        f"{label}{statistics.median(times):.0f} ms (edit -> page written, median of {len(times)} "
+        f"{label}{statistics.median(times):.0f} ms (edit -> page served, median of {len(times)} "
         f"edits; {min(times):.0f}..{max(times):.0f} ms{own})"
     ]
     if whole:

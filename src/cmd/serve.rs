@@ -46,8 +46,8 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
 
 fn print(root: &Path, open: bool, e: Event) {
     match e {
-        Event::Listening { url, dest } => {
-            eprintln!("serving {} at {url} (Ctrl-C to stop)", dest.display());
+        Event::Listening { url } => {
+            eprintln!("serving {} at {url} (Ctrl-C to stop)", root.display());
             if open {
                 if let Err(e) = opener::open(&url) {
                     eprintln!("could not open a browser: {e}");

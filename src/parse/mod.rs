@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 /// One file's parse result.
+#[derive(Clone)]
 pub enum Parsed {
     // Boxed, both: each is hundreds of bytes, and `Failed` none.
     Entry(Box<Entry>),

@@ -9,9 +9,10 @@ use std::sync::Arc;
 /// What the serve loop tells its caller.
 #[derive(Debug)]
 pub enum Event {
-    /// The server listens at `url` and serves `dest`.
-    Listening { url: String, dest: PathBuf },
-    /// A build or update succeeded: `pages` pages (or files changed), its warnings.
+    /// The server listens at `url`.
+    Listening { url: String },
+    /// The catalog was read and analysed: its site has `pages` pages, each made when asked;
+    /// the analysis's warnings.
     Built {
         pages: usize,
         millis: u128,

@@ -1,8 +1,10 @@
-//! The HTTP side of `serve`: files of the output folder (folders answer with their index.html,
-//! unknown paths with 404.html, or with the diagnostics while the site does not build), the live-reload script added to every HTML page, and the
-//! long-poll endpoint it calls. Connections, their limits and timeouts are `conn`'s.
+//! The HTTP side of `serve`: the site's files, each made when first asked from the workspace's
+//! current snapshot (folders answer with their index.html, unknown paths with 404.html, or with
+//! the diagnostics while the site does not build), the site's `static/` files as they are on
+//! disk, the live-reload script added to every HTML page, and the long-poll endpoint it calls.
+//! Connections, their limits and timeouts are `conn`'s.
 //!
-//! What a hostile client or a hostile file in the output cannot do here: read outside the output
+//! What a hostile client or a hostile file in `static/` cannot do here: read outside it
 //! (`..`, encoded or not, and symbolic links that lead out are refused after resolving them),
 //! redirect to another host (a folder's redirect is relative, `./name/`), run a script on a page
 //! (every answer carries the site's Content-Security-Policy as a header), or hold the server with
@@ -10,6 +12,7 @@
 
 use super::conn::{self, Handler, Reply};
 use super::reload::Reload;
+use crate::site::Snapshot;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{self, HeaderValue};
@@ -28,17 +31,22 @@ const MAX_POLLS: usize = 64;
 /// How long a long poll waits for a rebuild before it answers "nothing new".
 const POLL_WAIT: Duration = Duration::from_secs(25);
 
-/// What every request needs: the output folder, the rebuild state, the long polls' permits.
+/// The snapshot the site is served from, replaced after each good build (none before the
+/// first).
+pub(super) type Current = Arc<std::sync::RwLock<Option<Arc<Snapshot>>>>;
+
+/// What every request needs: the snapshot, the rebuild state, the long polls' permits.
 struct Site {
-    root: PathBuf,
+    current: Current,
     reload: Arc<Reload>,
     polls: Arc<Semaphore>,
 }
 
-/// Serve `root` on `listener` from a background thread. Returns once the server runs.
+/// Serve the current snapshot on `listener` from a background thread. Returns once the server
+/// runs.
 pub(super) fn spawn(
     listener: std::net::TcpListener,
-    root: PathBuf,
+    current: Current,
     reload: Arc<Reload>,
     sink: super::event::Sink,
 ) -> crate::core::error::Result<()> {
@@ -57,7 +65,7 @@ pub(super) fn spawn(
             .map_err(|e| Error::Other(format!("cannot serve: {e}")))?
     };
     let site = Arc::new(Site {
-        root,
+        current,
         reload,
         polls: Arc::new(Semaphore::new(MAX_POLLS)),
     });
@@ -95,21 +103,62 @@ async fn answer<B>(site: &Site, req: &Request<B>) -> Reply {
         let js = LIVERELOAD_JS.as_bytes().to_vec();
         return bytes(200, "text/javascript; charset=utf-8", js);
     }
-    let (root, path, query) = (
-        site.root.clone(),
-        path.to_string(),
-        uri.query().map(str::to_string),
-    );
+    let snapshot = (site.current.read())
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let (path, query) = (path.to_string(), uri.query().map(str::to_string));
     let errors = site.reload.current().errors;
-    tokio::task::spawn_blocking(move || match resolve(&root, &path) {
-        Resolved::File(f) => file(200, &f),
-        Resolved::Redirect(to) => redirect(&to, query.as_deref()),
-        // Nothing to show while the site does not build (a broken start): the errors are.
-        Resolved::NotFound if !errors.is_empty() => failed_build(&errors),
-        Resolved::NotFound => not_found(&root),
+    tokio::task::spawn_blocking(move || {
+        let snapshot = snapshot.as_deref();
+        match snapshot.map(|s| lookup(s, &path)) {
+            Some(Resolved::Made(rel, bytes)) => made(200, &rel, &bytes),
+            Some(Resolved::File(f)) => file(200, &f),
+            Some(Resolved::Redirect(to)) => redirect(&to, query.as_deref()),
+            Some(Resolved::Failed(e)) => bytes(500, "text/plain; charset=utf-8", e.into_bytes()),
+            // Nothing to show while the site does not build (a broken start): the errors are.
+            _ if !errors.is_empty() => failed_build(&errors),
+            _ => not_found(snapshot),
+        }
     })
     .await
     .unwrap_or_else(|_| bytes(500, "text/plain", b"internal error".to_vec()))
+}
+
+/// What `url_path` is in the site of `s`: a file made from the catalog, a folder of pages asked
+/// without its `/`, or a file of `static/`.
+fn lookup(s: &Snapshot, url_path: &str) -> Resolved {
+    let Some(rel) = site_path(url_path) else {
+        return Resolved::NotFound;
+    };
+    let file = match url_path.ends_with('/') || rel.is_empty() {
+        true if rel.is_empty() => "index.html".to_string(),
+        true => format!("{rel}/index.html"),
+        false => rel.clone(),
+    };
+    match s.file(&file) {
+        Ok(Some(bytes)) => return Resolved::Made(file, bytes),
+        Ok(None) => {}
+        Err(e) => return Resolved::Failed(e.to_string()),
+    }
+    if !url_path.ends_with('/') && s.is_folder(&rel) {
+        return Resolved::Redirect(folder_redirect(Path::new(&rel)));
+    }
+    resolve(&s.root().join("static"), url_path)
+}
+
+/// The path in the site that `url_path` names, decoded, without a leading `/`; `None` for one
+/// that would leave the site (`..`).
+fn site_path(url_path: &str) -> Option<String> {
+    let decoded = percent_decode(url_path);
+    let mut parts = Vec::new();
+    for c in Path::new(decoded.trim_start_matches('/')).components() {
+        match c {
+            Component::Normal(s) => parts.push(s.to_str()?.to_string()),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// `?since=N`: wait for a generation other than N; no `since`: the state now.
@@ -142,9 +191,14 @@ async fn long_poll(site: &Site, query: &str) -> Reply {
 
 #[derive(Debug)]
 enum Resolved {
+    /// A file made from the catalog: its path in the site and its bytes.
+    Made(String, Arc<Vec<u8>>),
+    /// A file of `static/`.
     File(PathBuf),
     /// A folder asked without its `/`: where to send the browser (relative).
     Redirect(String),
+    /// The file could not be made (a bug, or a template that fails on this content).
+    Failed(String),
     NotFound,
 }
 
@@ -211,9 +265,9 @@ fn redirect(to: &str, query: Option<&str>) -> Reply {
     r
 }
 
-fn not_found(root: &Path) -> Reply {
-    match inside(root, &root.join("404.html")) {
-        Some(nf) if nf.is_file() => file(404, &nf),
+fn not_found(snapshot: Option<&Snapshot>) -> Reply {
+    match snapshot.map(|s| s.file("404.html")) {
+        Some(Ok(Some(page))) => made(404, "404.html", &page),
         _ => bytes(404, "text/plain; charset=utf-8", b"not found".to_vec()),
     }
 }
@@ -258,6 +312,16 @@ fn content_type(p: &Path) -> &'static str {
         "woff2" => "font/woff2",
         _ => "application/octet-stream",
     }
+}
+
+/// A file made from the catalog, the live-reload script added to a page.
+fn made(status: u16, rel: &str, body: &[u8]) -> Reply {
+    let ct = content_type(Path::new(rel));
+    let body = match ct.starts_with("text/html") {
+        true => inject(body.to_vec()),
+        false => body.to_vec(),
+    };
+    bytes(status, ct, body)
 }
 
 fn file(status: u16, p: &Path) -> Reply {

@@ -1,5 +1,6 @@
-//! Serve: the contributor's loop (`run`). Build, serve the output on 127.0.0.1 (hyper on tokio),
-//! watch the content, theme and configuration (notify), rebuild on change, and reload open pages.
+//! Serve: the contributor's loop (`run`). Analyse the catalog, serve its site on 127.0.0.1
+//! (hyper on tokio) with each page made when asked, watch the content, theme and configuration
+//! (notify), analyse again on change, and reload open pages.
 //!
 //! `conn` accepts connections and bounds them (how many, how long idle); `http` answers requests
 //! (files, 404, the live-reload endpoints); `watch` turns file events into rebuilds; `reload` is

@@ -1,13 +1,15 @@
-//! The serve loop: build, serve the output over HTTP, watch what a build reads, build again on
-//! each change with the same pipeline as `errbook build`, and tell open pages to reload or show
-//! the errors. What happens is told to the caller as `Event`s; only the binary prints them.
+//! The serve loop: read and analyse the catalog into a workspace (`site::Workspace`), serve its
+//! site over HTTP, each file made when first asked, watch what a build reads, take a new
+//! snapshot on each change (only the files whose text changed are parsed again), and tell open
+//! pages to reload or show the errors. What happens is told to the caller as `Event`s; only the
+//! binary prints them.
 
 use super::event::{Event, Sink};
-use super::{http, reload::Reload, watch};
+use super::http::{self, Current};
+use super::{reload::Reload, watch};
 use crate::core::config::Config;
-use crate::core::diag::Diagnostics;
 use crate::core::error::{Error, Result};
-use crate::site::{BuildOptions, BuildReport};
+use crate::site::{Snapshot, Workspace};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
@@ -27,23 +29,24 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     let root = &std::path::absolute(root)
         .map_err(|e| Error::Other(format!("cannot resolve {}: {e}", root.display())))?;
     let cfg = Config::load(root)?;
-    // The folder served stays the one the server started with, whatever book.toml says later.
-    let dest = root.join(&cfg.build.output_dir);
-    // Watch before the first build: a file saved while it runs is built right after it.
+    // Watch before the first snapshot: a file saved while it is taken is read right after.
     let watcher = watch::start(&watch::watched(root, &cfg))?;
     let reload = Arc::new(Reload::default());
-    let content = root.join("content");
-    let build = |soft: bool| guarded(|| rebuild(root, &dest, opts.drafts), soft, &reload, &sink);
-    build(false);
+    let current = Current::default();
+    let mut workspace = Workspace::new(root, opts.drafts);
+    let mut update = |changed: Option<&[std::path::PathBuf]>, soft: bool| {
+        let result = guarded(|| workspace.snapshot(changed));
+        settle(result, soft, &current, &reload, &sink);
+    };
+    update(None, false);
 
     let listener = std::net::TcpListener::bind(opts.addr)
         .map_err(|e| Error::Other(format!("cannot listen on {}: {e}", opts.addr)))?;
-    http::spawn(listener, dest.clone(), reload.clone(), sink.clone())?;
-    let url = format!("http://{}/", opts.addr);
+    http::spawn(listener, current.clone(), reload.clone(), sink.clone())?;
     sink(Event::Listening {
-        url,
-        dest: dest.clone(),
+        url: format!("http://{}/", opts.addr),
     });
+    let content = root.join("content");
     let watch_sink = sink.clone();
     watch::run(
         watcher,
@@ -51,34 +54,17 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
             // Only content changed: an open page may swap in its new `<main>` (no theme,
             // static file, record or configuration can have changed the rest of it).
             let soft = changed.iter().all(|p| p.starts_with(&content));
-            sink(Event::Changed(changed));
-            build(soft);
+            sink(Event::Changed(changed.clone()));
+            update(Some(&changed), soft);
         },
         move |e| watch_sink(Event::WatchError(e)),
     )
 }
 
-/// One build of the site into `dest`, with the configuration as it is now.
-fn rebuild(root: &Path, dest: &Path, drafts: bool) -> Result<(BuildReport, Diagnostics)> {
-    let cfg = Config::load(root)?;
-    let opts = BuildOptions {
-        dest: dest.to_path_buf(),
-        drafts,
-        ..Default::default()
-    };
-    crate::site::build(root, &cfg, &opts)
-}
-
-/// Run one build and tell the caller and the open pages how it went (`soft`: it changed content
-/// pages only). A panic in it (a bug errbook must not have, on any input) is reported like a
-/// failed build instead of ending `serve`: the previous site stays served.
-fn guarded(
-    f: impl FnOnce() -> Result<(BuildReport, Diagnostics)>,
-    soft: bool,
-    reload: &Reload,
-    sink: &Sink,
-) {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+/// `take`, with a panic in it (a bug errbook must not have, on any input) turned into an error:
+/// the previous site stays served.
+fn guarded(take: impl FnOnce() -> Result<Snapshot>) -> Result<Snapshot> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(take)).unwrap_or_else(|p| {
         let what = (p.downcast_ref::<&str>().map(|s| s.to_string()))
             .or_else(|| p.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".into());
@@ -86,14 +72,20 @@ fn guarded(
             "errbook hit a bug while building ({what}); the previous site is still served. \
              Please report it with the file you changed."
         )))
-    });
+    })
+}
+
+/// Serve a good snapshot from now on, and tell the caller and the open pages how it went
+/// (`soft`: only content changed).
+fn settle(result: Result<Snapshot>, soft: bool, current: &Current, reload: &Reload, sink: &Sink) {
     match result {
-        Ok((report, diags)) => {
+        Ok(snapshot) => {
             sink(Event::Built {
-                pages: report.pages,
-                millis: report.millis,
-                diags,
+                pages: snapshot.pages(),
+                millis: snapshot.millis(),
+                diags: snapshot.diagnostics().clone(),
             });
+            *current.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(snapshot));
             if soft {
                 reload.publish_pages();
             } else {

@@ -91,7 +91,6 @@ pub(crate) fn analyse_then(
     parsed: &mut dyn FnMut(&Catalog, &Diagnostics),
 ) -> Result<Analysis> {
     use crate::core::timings::stage;
-    let infer = scope.infer;
     let mut diags = Diagnostics::default();
     let (files, mut catalog, highlights, lean_entries, vocab) = if !scope.lean {
         let t = stage("load");
@@ -110,32 +109,20 @@ pub(crate) fn analyse_then(
         let (files, catalog) = load_and_parse(root, cfg, how, &repeated, &mut diags)?;
         (files, catalog, Some(repeated.memo()), lean, vocab)
     };
-    if !scope.drafts {
-        catalog.drop_drafts();
-    }
     if lean_entries {
         let _t = stage("  compact");
         crate::parse::compact::afresh(&mut catalog.entries);
     }
-    parsed(&catalog, &diags);
-    let t = stage("link");
     let records = RecordSet::load(root, cfg)?;
-    let texts = if scope.lean {
-        crate::link::explicit::texts_or_read(&files, Some(root))
-    } else {
-        crate::link::explicit::texts(&files)
-    };
-    let how = crate::link::How {
-        cfg,
-        infer,
-        records: Some(&records),
-        keep_review: scope.review,
-    };
-    let graph = crate::link::link_from(&catalog, &files, &texts, how, &mut diags);
-    drop((t, texts));
+    let parsed_files = (files, catalog);
+    let mut analysis = link_stage(root, cfg, scope, parsed_files, (diags, &records), parsed)?;
+    analysis.highlights = highlights;
+    analysis.lean_entries = lean_entries;
+    analysis.search_vocab = vocab;
     if lean_entries {
+        let catalog = &mut analysis.catalog;
         // The entries whose parts other pages show keep their whole model.
-        super::reread::restore_linked(root, cfg, &mut catalog, &graph)?;
+        super::reread::restore_linked(root, cfg, catalog, &analysis.graph)?;
         // The link stage was the last to read the parts of an entry that stays cut beyond what
         // the lists and the search index's documents show; its search terms were gathered.
         for e in &mut catalog.entries {
@@ -146,15 +133,47 @@ pub(crate) fn analyse_then(
         let _t = stage("  compact linked");
         crate::parse::compact::afresh(&mut catalog.entries);
     }
+    Ok(analysis)
+}
+
+/// The stages after parse: drafts left out as the scope says (`parsed` is told of the catalog
+/// then), the link stage over the catalog, the files' texts and the records, and every
+/// diagnostic sorted.
+/// `analyse_then` and the workspace, which parses files as they change, both end here.
+pub(super) fn link_stage(
+    root: &Path,
+    cfg: &Config,
+    scope: Scope,
+    (files, mut catalog): (Vec<SourceFile>, Catalog),
+    (mut diags, records): (Diagnostics, &RecordSet),
+    parsed: &mut dyn FnMut(&Catalog, &Diagnostics),
+) -> Result<Analysis> {
+    use crate::core::timings::stage;
+    if !scope.drafts {
+        catalog.drop_drafts();
+    }
+    parsed(&catalog, &diags);
+    let t = stage("link");
+    let texts = if scope.lean {
+        crate::link::explicit::texts_or_read(&files, Some(root))
+    } else {
+        crate::link::explicit::texts(&files)
+    };
+    let how = crate::link::How {
+        cfg,
+        infer: scope.infer,
+        records: Some(records),
+        keep_review: scope.review,
+    };
+    let graph = crate::link::link_from(&catalog, &files, &texts, how, &mut diags);
+    drop((t, texts));
     diags.sort();
     Ok(Analysis {
         files,
         catalog,
         graph,
         diags,
-        highlights,
-        lean_entries,
-        search_vocab: vocab,
+        ..Analysis::default()
     })
 }
 

@@ -1,5 +1,5 @@
-//! Site: one build of the whole site (`build`), the stages that only read (`analysis`),
-//! `check` with its view of the records (`check`)
+//! Site: one build of the whole site (`build`), the stages that only read (`analysis`), the
+//! catalog kept in memory with its site made on request (`workspace`, for `serve`), `check` with its view of the records (`check`)
 //! and of links within the site (`internal`),
 //! and the terminal's search (`query`).
 
@@ -11,9 +11,11 @@ mod internal;
 mod query;
 mod repeated;
 mod reread;
+mod workspace;
 
 pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport, OnProgress};
 pub use check::{check, explain_links};
 pub use external::{check_external, ExternalOptions};
 pub use query::{search, Answer, Hit, Searcher};
+pub use workspace::{Snapshot, Workspace};

@@ -1,6 +1,7 @@
-//! `errbook serve` for real: it serves the built site on 127.0.0.1, answers folders with their
-//! index and unknown paths with 404.html, injects live reload, and rebuilds when a file changes
-//! (keeping the old site, and reporting the errors, when the change breaks the build).
+//! `errbook serve` for real: it serves the site on 127.0.0.1 with the bytes a build writes,
+//! answers folders with their index and unknown paths with 404.html, injects live reload, and
+//! analyses the catalog again when a file changes (keeping the old site, and reporting the
+//! errors, when the change breaks the build).
 
 use crate::common::*;
 use std::io::{BufRead, BufReader};
@@ -283,4 +284,68 @@ fn an_edit_served_from_the_catalogs_folder_is_built_and_served() {
         "http://127.0.0.1:{port}/errors/pytorch/dataset-worker-fork-cuda/"
     ));
     assert!(page.contains("EDITED-MARKER"), "the edit is served");
+}
+
+/// `GET url`: the status and the body's bytes.
+fn get_bytes(url: &str) -> (u16, Vec<u8>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(40)))
+        .build()
+        .into();
+    let mut r = agent.get(url).call().expect("request");
+    let status = r.status().as_u16();
+    let body = r.body_mut().with_config().limit(64 << 20).read_to_vec();
+    (status, body.unwrap_or_default())
+}
+
+/// What `serve` answers is what `build` writes: every file of the built site, byte for byte
+/// (a page with the live-reload script taken out again), in each layout of the entries' JSON,
+/// and after an edit, the edited site's.
+#[test]
+fn serves_the_bytes_a_build_writes() {
+    const SCRIPT: &[u8] = b"<script src=\"/__errbook/livereload.js\" defer></script>";
+    let site = copy_site();
+    let book = site.path().join("book.toml");
+    let cfg = std::fs::read_to_string(&book).unwrap();
+    for layout in ["domains", "files", "none"] {
+        let with = cfg.replace(
+            "[build]\n",
+            &format!("[build]\nentry_json = \"{layout}\"\n"),
+        );
+        std::fs::write(&book, with).unwrap();
+        let (_server, base) = start(site.path());
+        let (entry, src) = seed_entry(site.path());
+        for edited in [false, true] {
+            if edited {
+                let marker = format!("EDITED-{layout}");
+                let text = src.replace("## Root Cause\n\n", &format!("## Root Cause\n\n{marker} "));
+                std::fs::write(&entry, text).unwrap();
+                let page = format!("{base}/errors/pytorch/dataset-worker-fork-cuda/");
+                let deadline = Instant::now() + Duration::from_secs(60);
+                while !get(&page).1.contains(&marker) {
+                    assert!(Instant::now() < deadline, "the edit never showed");
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+            let (_t, out) = build(site.path(), &[]);
+            let built = files(&out);
+            assert!(built.len() > 20, "{layout}: {built:?}");
+            for rel in built.iter().filter(|f| !f.starts_with('.')) {
+                let (status, mut served) = get_bytes(&format!("{base}/{rel}"));
+                let want = std::fs::read(out.join(rel)).unwrap();
+                assert_eq!(status, 200, "{layout}: {rel}");
+                if rel.ends_with(".html") {
+                    let at = served.windows(SCRIPT.len()).position(|w| w == SCRIPT);
+                    let at = at.unwrap_or_else(|| panic!("{layout}: no live reload in {rel}"));
+                    served.drain(at..at + SCRIPT.len());
+                }
+                assert!(
+                    served == want,
+                    "{layout}: {rel} is not what the build wrote"
+                );
+            }
+        }
+        std::fs::write(&entry, src).unwrap();
+    }
 }
