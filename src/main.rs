@@ -1,4 +1,4 @@
-//! The `errbook` command line: argument parsing (clap) and dispatch to `errbook::cmd`.
+//! The `errbook` command line: argument parsing (clap) and dispatch to `cmd`.
 
 mod cmd;
 
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };
-    for note in errbook::timings::take() {
+    for note in errbook_core::timings::take() {
         eprintln!("timing: {note:8}");
     }
     match result {

@@ -5,6 +5,6 @@ mod common;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        common::parse(errbook::PageKind::Article, "content/articles/fuzz.md", text);
+        common::parse(errbook_core::PageKind::Article, "content/articles/fuzz.md", text);
     }
 });

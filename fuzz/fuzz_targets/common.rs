@@ -2,7 +2,8 @@
 //! diagnostic it gives (the renderer must not panic on any location either).
 #![allow(dead_code)]
 
-use errbook::{PageKind, SourceFile};
+use errbook_core::PageKind;
+use errbook_parse::load::SourceFile;
 use std::sync::Arc;
 
 /// Parse `text` as the file at `path`, and render each diagnostic as `check` prints it.
@@ -12,7 +13,7 @@ pub fn parse(kind: PageKind, path: &str, text: &str) {
         path: path.into(),
         text: Arc::from(text),
     };
-    let (_parsed, diags) = errbook::parse_file(&f, 300);
+    let (_parsed, diags) = errbook_parse::parse_file(&f, 300);
     for d in &diags.items {
         let shown = d.render(false);
         assert!(!shown.is_empty());

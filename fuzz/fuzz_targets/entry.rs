@@ -6,6 +6,6 @@ mod common;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        common::parse(errbook::PageKind::Entry, "content/errors/demo/x.md", text);
+        common::parse(errbook_core::PageKind::Entry, "content/errors/demo/x.md", text);
     }
 });

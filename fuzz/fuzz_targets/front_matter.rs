@@ -7,6 +7,6 @@ mod common;
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(yaml) = std::str::from_utf8(data) {
         let text = format!("---\n{yaml}\n---\nBody.\n");
-        common::parse(errbook::PageKind::Article, "content/articles/fuzz.md", &text);
+        common::parse(errbook_core::PageKind::Article, "content/articles/fuzz.md", &text);
     }
 });

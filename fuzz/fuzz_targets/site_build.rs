@@ -202,8 +202,8 @@ libfuzzer_sys::fuzz_target!(|cat: Catalog| {
     for (n, a) in cat.articles.iter().take(6).enumerate() {
         std::fs::write(content.join(format!("articles/a{n}.md")), a.text(n, &ids)).expect("write");
     }
-    let cfg = errbook::Config::load(root).expect("config");
-    let opts = errbook::site::BuildOptions {
+    let cfg = errbook_core::Config::load(root).expect("config");
+    let opts = errbook_site::BuildOptions {
         dest: root.join("out"),
         offline: cat.offline,
         single_thread: true,
@@ -212,9 +212,9 @@ libfuzzer_sys::fuzz_target!(|cat: Catalog| {
         drafts: true,
         progress: None,
     };
-    match errbook::site::build(root, &cfg, &opts) {
+    match errbook_site::build(root, &cfg, &opts) {
         Ok(_) => check_pages(&root.join("out")),
-        Err(errbook::Error::Content { diags, .. }) => {
+        Err(errbook_core::Error::Content { diags, .. }) => {
             for d in &diags.items {
                 let _ = d.render(false);
             }

@@ -13,6 +13,6 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             let info = line.replace('`', "'");
             body.push_str(&format!("```{info}\nprint(1)\n```\n\n"));
         }
-        common::parse(errbook::PageKind::Article, "content/articles/fuzz.md", &common::article(&body));
+        common::parse(errbook_core::PageKind::Article, "content/articles/fuzz.md", &common::article(&body));
     }
 });

@@ -340,7 +340,7 @@ function sizeOf(files) {
   return { raw, gzip, files: files.length > 20 ? [files.length + " files"] : files.map((f) => path.basename(f)) };
 }
 const nEntries = catalog.length;
-// errbook's index is every shard under search/ (src/search/shards.rs): the whole of it, though a
+// errbook's index is every shard under search/ (crates/errbook-search/src/shards.rs): the whole of it, though a
 // query fetches only a few (first-query.mjs measures those).
 function shardFiles(dir) {
   const out = [];
@@ -454,7 +454,7 @@ const LOADERS = {
       for (let k = 0; k * m.arts < m.nArts; k++) names.push("a/" + k);
       await Promise.all(names.map(ix.load));
       // The long terms' tiers, now that the runs are in: each tier's file as the theme finds it
-      // (search-index.js's tierFile, src/search/tiers.rs).
+      // (search-index.js's tierFile, crates/errbook-search/src/tiers.rs).
       const more = new Set();
       for (let i = 0; ix.tiered && i < m.count; i++) {
         const p = ix.tiered(i);

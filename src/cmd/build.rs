@@ -2,9 +2,9 @@
 //! diagnostics are printed and the previous output is left as it was. On a terminal (and not in
 //! CI), a build that takes longer than a second shows the pages rendered of all.
 
-use errbook::site::{BuildOptions, OnProgress};
-use errbook::Config;
-use errbook::{Error, Result};
+use errbook_core::Config;
+use errbook_core::{Error, Result};
+use errbook_site::{BuildOptions, OnProgress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,7 +35,7 @@ pub(crate) fn run(
         progress: bar.as_ref().map(Bar::callback),
         ..opts
     };
-    let built = errbook::site::build(root, &cfg, &opts);
+    let built = errbook_site::build(root, &cfg, &opts);
     if let Some(b) = bar {
         b.pb.finish_and_clear();
     }

@@ -1,13 +1,13 @@
 //! `errbook init [DIR]`: a new catalog in DIR (default: the current folder); prints what it wrote
 //! and what to do next. Exit 1 when DIR already holds a catalog.
 
-use errbook::scaffold::Init;
-use errbook::Result;
+use errbook_core::Result;
+use errbook_scaffold::Init;
 use std::path::Path;
 use std::process::ExitCode;
 
 pub(crate) fn run(dir: &Path) -> Result<ExitCode> {
-    match errbook::scaffold::init(dir)? {
+    match errbook_scaffold::init(dir)? {
         Init::Exists(toml) => {
             eprintln!(
                 "error: {} already exists: this folder holds a catalog\n  help: `errbook new error DOMAIN/SLUG` adds an entry to it",

@@ -11,7 +11,7 @@ pub(crate) mod serve;
 pub(crate) mod verify;
 pub(crate) mod worker;
 
-use errbook::Diagnostics;
+use errbook_core::Diagnostics;
 
 /// Every diagnostic to stderr, rendered like a compiler's (colour on a terminal, not under
 /// NO_COLOR).

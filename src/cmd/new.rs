@@ -2,15 +2,15 @@
 //! template (src/cmd/new/*.md) that `check` accepts as it is, ready to edit. Never overwrites.
 //! Exit 0 when written, 1 when the file exists, 2 for an invalid ID.
 
-use errbook::scaffold::NewPage;
-use errbook::PageKind;
-use errbook::Result;
+use errbook_core::PageKind;
+use errbook_core::Result;
+use errbook_scaffold::NewPage;
 use std::path::Path;
 use std::process::ExitCode;
 
 pub(crate) fn run(root: &Path, kind: &str, id: &str) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(errbook::Error::Other(format!(
+        return Err(errbook_core::Error::Other(format!(
             "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
             root.display()
         )));
@@ -28,7 +28,7 @@ pub(crate) fn run(root: &Path, kind: &str, id: &str) -> Result<ExitCode> {
             root.join(rel)
         }
     };
-    let shown = match errbook::scaffold::new_page(root, kind, id, today)? {
+    let shown = match errbook_scaffold::new_page(root, kind, id, today)? {
         NewPage::Written(rel) => shown(&rel),
         NewPage::Exists(rel) => {
             eprintln!(

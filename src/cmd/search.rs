@@ -2,8 +2,8 @@
 //! traceback). Prints the detected error and the top entries with ID, message, score and URL;
 //! exits 1 when nothing matches well (no match, or a best match below `search.weak_score`).
 
-use errbook::site::Answer;
-use errbook::{Config, Result};
+use errbook_core::{Config, Result};
+use errbook_site::Answer;
 use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
@@ -14,12 +14,12 @@ pub(crate) fn run(root: &Path, query: &str, limit: usize, json: bool) -> Result<
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
-            .map_err(|e| errbook::Error::Other(format!("reading stdin: {e}")))?;
+            .map_err(|e| errbook_core::Error::Other(format!("reading stdin: {e}")))?;
         s
     } else {
         query.to_string()
     };
-    let answer = errbook::site::search(root, &cfg, &text, limit)?;
+    let answer = errbook_site::search(root, &cfg, &text, limit)?;
     if json {
         print_json(&answer);
     } else {

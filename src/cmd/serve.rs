@@ -1,9 +1,9 @@
 //! `errbook serve`: build, serve on 127.0.0.1 (or `--bind ADDR`), rebuild on change, reload the
 //! browser; prints what the serve loop reports.
 
-use errbook::serve::Event;
-use errbook::serve::Options;
-use errbook::Result;
+use errbook_core::Result;
+use errbook_serve::Event;
+use errbook_serve::Options;
 use std::net::IpAddr;
 use std::path::Path;
 use std::process::ExitCode;
@@ -40,7 +40,7 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let root_shown = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     let open = args.open;
     let sink = Arc::new(move |e: Event| print(&root_shown, open, e));
-    errbook::serve::run(root, &opts, sink)?;
+    errbook_serve::run(root, &opts, sink)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -83,7 +83,7 @@ fn print(root: &Path, open: bool, e: Event) {
 
 /// With ERRBOOK_TIMINGS=1, where the last build's or update's time went.
 fn print_timings() {
-    for note in errbook::timings::take() {
+    for note in errbook_core::timings::take() {
         eprintln!("timing: {note:14}");
     }
 }

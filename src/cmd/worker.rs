@@ -1,10 +1,10 @@
 //! `errbook verify-worker` (hidden): errbook on a remote host, started by a session's SSH or
 //! Slurm runner. Over SSH it reads the plan on stdin and writes each job's start and end to
-//! stdout (`errbook::verify::worker::stream`); under Slurm it runs one job of a plan file and
+//! stdout (`errbook_verify::worker::stream`); under Slurm it runs one job of a plan file and
 //! writes its end into a results folder (`worker::item`).
 
-use errbook::verify::worker;
-use errbook::Result;
+use errbook_core::Result;
+use errbook_verify::worker;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

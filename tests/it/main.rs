@@ -18,7 +18,6 @@ mod external_links;
 mod init;
 mod injection;
 mod internal_links;
-mod layers;
 mod lean_build;
 mod link_codes;
 mod link_explicit;

@@ -1,13 +1,13 @@
 //! The parser on the seed catalog, field by field.
 
-use errbook::Config;
-use errbook::{Claim, Entry};
+use errbook_core::Config;
+use errbook_core::{Claim, Entry};
 use std::path::Path;
 
-fn analysis() -> errbook::site::Analysis {
+fn analysis() -> errbook_site::Analysis {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cfg = Config::load(root).unwrap();
-    errbook::site::analyse(root, &cfg, true).unwrap()
+    errbook_site::analyse(root, &cfg, true).unwrap()
 }
 
 #[test]

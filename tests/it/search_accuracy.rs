@@ -1,7 +1,7 @@
 //! Top-1 accuracy of search on pasted real-world messages and tracebacks
 //! (tests/fixtures/search/cases.txt) against a catalog of near-miss entries.
 
-use errbook::Config;
+use errbook_core::Config;
 
 use std::path::Path;
 
@@ -14,15 +14,15 @@ const BAR: f64 = 0.9;
 fn top1_accuracy_on_pasted_real_world_errors() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/search");
     let cfg = Config::load(&root).unwrap();
-    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let analysis = errbook_site::analyse(&root, &cfg, true).unwrap();
+    let idx = errbook_search::build(&analysis.catalog, &analysis.graph);
     let cases = cases(&root);
     assert!(cases.len() >= 30, "the case file has {} cases", cases.len());
     let mut right = 0;
     let mut confident = 0;
     for (want, text) in &cases {
         assert!(analysis.catalog.entry(want).is_some(), "no entry {want}");
-        let a = errbook::search::search(&idx, text, 3, cfg.search.weak_score);
+        let a = errbook_search::search(&idx, text, 3, cfg.search.weak_score);
         let got: Vec<(&str, f64)> = a
             .hits
             .iter()

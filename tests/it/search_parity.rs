@@ -2,10 +2,10 @@
 //! (src/search) must agree: the same readings of a paste, query terms, ranking and scores, on
 //! the real-world cases of the fixture catalog with typed queries (prefixes, typos, odd input),
 //! and on every paste of the evaluation set against its catalog. The browser's search over the
-//! site's shards (src/search/shards.rs, fetched as each query needs them) must answer exactly
+//! site's shards (crates/errbook-search/src/shards.rs, fetched as each query needs them) must answer exactly
 //! as over the whole index. Skips when node is missing.
 
-use errbook::Config;
+use errbook_core::Config;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -45,8 +45,8 @@ fn node() -> bool {
 
 /// Small shards, so that a query's terms, prefixes and candidates span many of them, and
 /// every term in more than `long` entries in impact tiers of 2, 4, 8... postings.
-fn small(long: usize) -> errbook::search::Layout {
-    errbook::search::Layout {
+fn small(long: usize) -> errbook_search::Layout {
+    errbook_search::Layout {
         run_min: 256,
         run_max: 1024,
         docs: 3,
@@ -62,10 +62,10 @@ fn agree(root: &Path, queries: &[String]) {
 }
 
 /// `agree`, the shards cut as `layout` says.
-fn agree_cut(root: &Path, queries: &[String], layout: &errbook::search::Layout) {
+fn agree_cut(root: &Path, queries: &[String], layout: &errbook_search::Layout) {
     let cfg = Config::load(root).unwrap();
-    let analysis = errbook::site::analyse(root, &cfg, true).unwrap();
-    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let analysis = errbook_site::analyse(root, &cfg, true).unwrap();
+    let idx = errbook_search::build(&analysis.catalog, &analysis.graph);
     let dir = tempfile::tempdir().unwrap();
     let idx_path = dir.path().join("index.json");
     let q_path = dir.path().join("queries.json");
@@ -112,22 +112,22 @@ fn run_node(script: &Path, args: &[&std::ffi::OsStr]) -> Vec<u8> {
 
 /// The index's shards, cut as `layout` says, as `NAME.json` files under `dir`.
 fn write_shards(
-    idx: &errbook::search::Index,
-    search: errbook::SearchConfig,
-    layout: &errbook::search::Layout,
+    idx: &errbook_search::Index,
+    search: errbook_core::SearchConfig,
+    layout: &errbook_search::Layout,
     dir: &Path,
 ) {
-    for (name, body) in errbook::search::shards(idx, search, layout) {
+    for (name, body) in errbook_search::shards(idx, search, layout) {
         let p = dir.join(format!("{name}.json"));
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
     }
 }
 
-fn compare(idx: &errbook::search::Index, q: &str, j: &serde_json::Value, weak: f64) {
-    let a = errbook::search::search(idx, q, 5, weak);
+fn compare(idx: &errbook_search::Index, q: &str, j: &serde_json::Value, weak: f64) {
+    let a = errbook_search::search(idx, q, 5, weak);
     let readings: Vec<String> = serde_json::from_value(j["readings"].clone()).unwrap();
-    let want: Vec<String> = errbook::search::readings(q)
+    let want: Vec<String> = errbook_search::readings(q)
         .into_iter()
         .map(|d| d.template)
         .collect();
@@ -198,7 +198,7 @@ fn javascript_and_rust_search_agree() {
     agree(&root, &queries);
 }
 
-/// Pastes past the reader's bounds (src/search/clean.rs `bound`): longer than 20,000
+/// Pastes past the reader's bounds (crates/errbook-search/src/clean.rs `bound`): longer than 20,000
 /// characters (counted as code points in both languages, astral ones included), words longer
 /// than 256, and the patterns that cost a backtracking engine most.
 fn hostile() -> Vec<String> {
@@ -236,21 +236,21 @@ fn generated(
     entries: &str,
     articles: &str,
     seed: &str,
-) -> (tempfile::TempDir, PathBuf, Config, errbook::search::Index) {
+) -> (tempfile::TempDir, PathBuf, Config, errbook_search::Index) {
     let tmp = tempfile::tempdir().unwrap();
     let root = crate::common::synth_catalog(
         tmp.path(),
         &["--entries", entries, "--articles", articles, "--seed", seed],
     );
     let cfg = Config::load(&root).unwrap();
-    let analysis = errbook::site::analyse(&root, &cfg, true).unwrap();
-    let idx = errbook::search::build(&analysis.catalog, &analysis.graph);
+    let analysis = errbook_site::analyse(&root, &cfg, true).unwrap();
+    let idx = errbook_search::build(&analysis.catalog, &analysis.graph);
     (tmp, root, cfg, idx)
 }
 
 /// A 300-entry generated catalog's index, its shards (terms in more than 24 entries in tiers)
 /// under the folder's `shards`, and `script` written beside them to run with `run_node`.
-fn generated_shards(script: &str) -> (tempfile::TempDir, errbook::search::Index, PathBuf, PathBuf) {
+fn generated_shards(script: &str) -> (tempfile::TempDir, errbook_search::Index, PathBuf, PathBuf) {
     let (tmp, _, cfg, idx) = generated("300", "10", "5");
     let dir = tmp.path().join("shards");
     write_shards(&idx, cfg.search, &small(24), &dir);
@@ -408,7 +408,7 @@ const json = (name) => JSON.parse(fs.readFileSync(path.join(dir, name + ".json")
 fn a_site_built_inexact_reads_long_terms_first_tier_file_only() {
     let (tmp, _, cfg, idx) = generated("300", "10", "5");
     let dir = tmp.path().join("shards");
-    let inexact = errbook::SearchConfig {
+    let inexact = errbook_core::SearchConfig {
         exact: false,
         ..cfg.search
     };

@@ -3,7 +3,7 @@
 //! `github` is one workflow command per diagnostic (`::error file=...,line=...::...`), which
 //! GitHub Actions shows as annotations on a pull request's files.
 
-use errbook::{Diagnostic, Diagnostics, Severity};
+use errbook_core::{Diagnostic, Diagnostics, Severity};
 
 /// How `check` prints its diagnostics.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ fn property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use errbook::Code;
+    use errbook_core::Code;
     use std::path::Path;
 
     #[test]

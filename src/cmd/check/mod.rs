@@ -5,7 +5,7 @@
 mod format;
 mod summary;
 
-use errbook::{Code, Config, Diagnostic, Diagnostics, Result};
+use errbook_core::{Code, Config, Diagnostic, Diagnostics, Result};
 use format::{Counts, Format};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,7 +31,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(errbook::Error::Other(format!(
+        return Err(errbook_core::Error::Other(format!(
             "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
             root.display()
         )));
@@ -40,7 +40,7 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     // content's problems (exit 1), not as a failure of errbook (exit 2).
     let cfg = match Config::load(root) {
         Ok(c) => c,
-        Err(e @ errbook::Error::Config { .. }) => {
+        Err(e @ errbook_core::Error::Config { .. }) => {
             let mut diags = Diagnostics::default();
             diags.push(Diagnostic::file(
                 Code::Config,
@@ -58,13 +58,13 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
         }
         Err(e) => return Err(e),
     };
-    let mut state = errbook::site::check(root, &cfg)?;
+    let mut state = errbook_site::check(root, &cfg)?;
     if args.external {
-        let opts = errbook::site::ExternalOptions {
+        let opts = errbook_site::ExternalOptions {
             cache: Some(root.join(".errbook-cache/links.json")),
             ..Default::default()
         };
-        let found = errbook::site::check_external(&state, &opts);
+        let found = errbook_site::check_external(&state, &opts);
         state.diags.extend(found);
         state.diags.sort();
     }
@@ -76,7 +76,7 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     };
     print(&state.diags, &counts, args.format, failed);
     for f in &args.links {
-        print!("{}", errbook::site::explain_links(&state, f));
+        print!("{}", errbook_site::explain_links(&state, f));
     }
     eprintln!("{}", summary(&state.diags, &counts));
     Ok(ExitCode::from(status(&state.diags, args.strict)))

@@ -2,7 +2,7 @@
 //! `--strict`.
 
 use super::format::Counts;
-use errbook::{Code, Diagnostics};
+use errbook_core::{Code, Diagnostics};
 
 /// 1 when any diagnostic is an error (or, when `strict`, any at all).
 pub(crate) fn status(diags: &Diagnostics, strict: bool) -> u8 {
@@ -56,7 +56,7 @@ mod tests {
 
     #[test]
     fn warnings_do_not_fail() {
-        use errbook::Diagnostic;
+        use errbook_core::Diagnostic;
         let src: std::sync::Arc<str> = std::sync::Arc::from("x\n");
         let p = Path::new("a.md");
         let mut d = Diagnostics::default();

@@ -1,8 +1,8 @@
 //! `errbook verify`'s arguments, and their translation into the library's `verify::Options`
 //! (where the runner, the GPU list and the sandbox are parsed and checked).
 
-use errbook::verify::{Options, Runner, SandboxChoice, SlurmChoice, DEFAULT_LOG_BYTES};
-use errbook::Result;
+use errbook_core::Result;
+use errbook_verify::{Options, Runner, SandboxChoice, SlurmChoice, DEFAULT_LOG_BYTES};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]

@@ -1,5 +1,5 @@
 //! `errbook verify`: run the runnable snippets and record the results. The session is the
-//! library's (`errbook::verify::run`); this command turns its arguments into options (`args`),
+//! library's (`errbook_verify::run`); this command turns its arguments into options (`args`),
 //! prints what the session reports as it goes (`plan`, `progress`) and at the end (`table`), and picks
 //! the exit status: 1 when a claim is contradicted (unless allowed), 2 when a record could not
 //! be written, 130 when Ctrl-C cancelled the session.
@@ -11,8 +11,8 @@ mod table;
 mod text;
 
 pub(crate) use args::Args;
-use errbook::verify::{self, Exit};
-use errbook::{Error, Result};
+use errbook_core::{Error, Result};
+use errbook_verify::{self as verify, Exit};
 use std::path::Path;
 use std::process::ExitCode;
 

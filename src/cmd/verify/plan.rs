@@ -2,7 +2,7 @@
 //! overview (counts, host, GPUs, Python, PyTorch, runs at a time), what this host skips and
 //! why, and the dry run's list.
 
-use errbook::verify::{Action, Plan};
+use errbook_verify::{Action, Plan};
 
 /// `verify: 14 runnable snippet(s): 13 to run, ...; host vm: no GPU; Python 3.11, ...`.
 pub(super) fn line(plan: &Plan) -> String {

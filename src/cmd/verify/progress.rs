@@ -6,7 +6,7 @@
 
 use super::text::clean;
 use super::{plan, table};
-use errbook::verify::{Event, Progress};
+use errbook_verify::{Event, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::time::Duration;

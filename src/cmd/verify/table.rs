@@ -3,7 +3,7 @@
 //! from snippets and runs goes through `text::clean`.
 
 use super::text::clean;
-use errbook::verify::{Action, Summary, CANCELLED, SKIPPED, UP_TO_DATE};
+use errbook_verify::{Action, Summary, CANCELLED, SKIPPED, UP_TO_DATE};
 
 /// A row per unit (verdict, snippet, claim, time), each finding's sentence, the counts.
 pub(super) fn summary(s: &Summary) {
@@ -45,7 +45,7 @@ pub(super) fn summary(s: &Summary) {
                 r.finding
             );
             println!("{}", clean(&line));
-        } else if r.verdict != errbook::Verdict::Confirmed {
+        } else if r.verdict != errbook_records::Verdict::Confirmed {
             println!("{}", clean(&format!("  {}: {}", u.name(), r.finding)));
         }
     }

@@ -162,13 +162,13 @@ fn failed_build_leaves_the_previous_output_whole() {
 /// files and the fixtures: diagnostics, never a panic.
 #[test]
 fn mangled_input_never_panics() {
-    use errbook::PageKind;
-    use errbook::SourceFile;
+    use errbook_core::PageKind;
+    use errbook_parse::load::SourceFile;
     use std::sync::Arc;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut originals: Vec<(PageKind, PathBuf, String)> = Vec::new();
     for base in [root.to_path_buf(), fixture("percent-fix-rate")] {
-        for (kind, rel) in errbook::content_paths(&base).unwrap() {
+        for (kind, rel) in errbook_parse::load::content_paths(&base).unwrap() {
             let text = std::fs::read_to_string(base.join(&rel)).unwrap();
             originals.push((kind, rel, text));
         }
@@ -199,7 +199,7 @@ fn mangled_input_never_panics() {
                 path: rel.clone(),
                 text: Arc::from(v.as_str()),
             };
-            let r = std::panic::catch_unwind(|| errbook::parse_file(&f, 300));
+            let r = std::panic::catch_unwind(|| errbook_parse::parse_file(&f, 300));
             assert!(r.is_ok(), "{} panicked on this input:\n{v}", rel.display());
             tried += 1;
         }

@@ -1,6 +1,6 @@
 // errbook search's index lookups: a query term to the index terms it stands for (`expand`, as
-// src/search/expand.rs, with `osa` and `idf`), and the views the ranking reads the index through
-// (`view`: a whole index; `sharded`: the site's shards, src/search/shards.rs), and the first
+// crates/errbook-search/src/expand.rs, with `osa` and `idf`), and the views the ranking reads the index through
+// (`view`: a whole index; `sharded`: the site's shards, crates/errbook-search/src/shards.rs), and the first
 // pass where common terms' postings are in impact tiers (`tieredTop`), and a query over shards
 // in rounds of fetches (`rounds`). A classic script
 // (offline bundles work from file://) that sets window.errbookIndexView, loaded before
@@ -8,7 +8,7 @@
 (function () {
   "use strict";
 
-  // ---- expand (src/search/expand.rs) -------------------------------------------------------
+  // ---- expand (crates/errbook-search/src/expand.rs) -------------------------------------------------------
   var PREFIX_FACTOR = 0.8, MAX_PREFIX = 30, TYPO1 = 0.7, TYPO2 = 0.5;
 
   function idf(n, df) {
@@ -73,7 +73,7 @@
 
   // ---- the index a query reads -------------------------------------------------------------
   // The ranking reads the index through a view: of a whole index (errbook search's JSON, as
-  // node's tests pass it) or of the site's shards (src/search/shards.rs). A sharded view notes
+  // node's tests pass it) or of the site's shards (crates/errbook-search/src/shards.rs). A sharded view notes
   // what a query needed and did not have; search() stops there, and query() fetches it and
   // runs again, until nothing is missing: the answer is then the whole index's.
   function view(idx) {
@@ -163,7 +163,7 @@
       dfAt: function (i) { var p = slot(i); return p === undefined ? 0 : Array.isArray(p) ? p.length / 2 : p.df; },
       tiered: function (i) { var p = slot(i); return p !== undefined && !Array.isArray(p) ? p : null; },
       // Tier k of a long term's slot p; `has` only looks, noting nothing missing. A term's
-      // files of tiers (src/search/tiers.rs): the first p.f tiers in file 0, then one a
+      // files of tiers (crates/errbook-search/src/tiers.rs): the first p.f tiers in file 0, then one a
       // file.
       tier: function (p, k) { var f = get(tierFile(p, k)); return f ? f[tierAt(p, k)] : undefined; },
       hasTier: function (p, k) { return shards[tierFile(p, k)] !== undefined; },
@@ -213,7 +213,7 @@
     });
   }
 
-  // ---- the first pass where long terms are in impact tiers (src/search/tiers.rs) -----------
+  // ---- the first pass where long terms are in impact tiers (crates/errbook-search/src/tiers.rs) -----------
   // A query's first pass, kept from one round to the next: `rounds` runs search() again once a
   // round's files are in, and each run folds in only the lists the one before had not (at a
   // million entries a paste meets 400,000 documents over six rounds; folding every tier again
@@ -363,7 +363,7 @@
 
   // A pass's rows keep, for each query term, not its best contribution so far (a float, eight
   // bytes) but that contribution's number among all it can be (two bytes): w * impact / 100 for
-  // each of the term's expansions' weights w and every impact, 0 to 100 (src/search/format.rs),
+  // each of the term's expansions' weights w and every impact, 0 to 100 (crates/errbook-search/src/format.rs),
   // above 0, sorted, numbered from 1 (0: none). A larger number is a larger contribution, and
   // s.tab[k][number] is it, the same float. (At a million entries a paste's rows take a
   // quarter of the memory, and with the columns its computing in Chromium went from 88-108 ms

@@ -1,4 +1,4 @@
-// errbook search's ranking: a paste against the index, the same steps as src/search/ (clean,
+// errbook search's ranking: a paste against the index, the same steps as crates/errbook-search/src/ (clean,
 // template, normalise, tokenise, expand, rerank, rank); tests/it/search_parity.rs runs both on
 // the same pastes and compares readings, terms, ranking and scores. A classic script (no
 // modules, so that offline bundles work from file://) that sets window.errbookRank, after
@@ -7,7 +7,7 @@
 (function () {
   "use strict";
 
-  // ---- clean (src/search/clean.rs) ---------------------------------------------------------
+  // ---- clean (crates/errbook-search/src/clean.rs) ---------------------------------------------------------
   var ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
   var RANK = /^(?:\[(?:rank|default)\s*([0-9]+)\]:|\[\s*[Rr]ank\s*([0-9]+)\s*\])\s*/;
   var PREFIX = new RegExp("^(?:" + [
@@ -106,7 +106,7 @@
     return idx.map(function (i) { return cleanLine(raw[i]); });
   }
 
-  // ---- template (src/search/template.rs) ---------------------------------------------------
+  // ---- template (crates/errbook-search/src/template.rs) ---------------------------------------------------
   var ADVICE = new RegExp("(?:" + [
     "If reserved (?:but unallocated )?memory is (?:large|>> allocated memory) try setting [A-Za-z_=:]+ to avoid fragmentation\\.?",
     "See documentation for Memory Management(?: and PYTORCH_CUDA_ALLOC_CONF| *\\([^)]*\\))?",
@@ -132,7 +132,7 @@
     return s.trim().replace(/\s+/g, " ");
   }
 
-  // ---- normalise: the readings of a paste (src/search/normalise.rs) ------------------------
+  // ---- normalise: the readings of a paste (crates/errbook-search/src/normalise.rs) ------------------------
   var MAX_READINGS = 4;
   var EXC = "((?:[A-Za-z_][A-Za-z0-9_]*\\.)*([A-Za-z][A-Za-z0-9_]*(?:Error|Exception|Interrupt|Exit|Warning|Failure)))";
   var EXC_LINE = new RegExp("^" + EXC + "\\s*(?::\\s*(.*))?$");
@@ -275,7 +275,7 @@
 
   function normalise(text) { return readings(text)[0] || { exception: null, template: "" }; }
 
-  // ---- tokenise (src/search/tokenise.rs) ---------------------------------------------------
+  // ---- tokenise (crates/errbook-search/src/tokenise.rs) ---------------------------------------------------
   var PLACEHOLDER = /<(?:n|path|hex|size|str|url)>/g;
   var WORD = /[a-z0-9]+(?:[-_][a-z0-9]+)*/g;
   var STOP = {}, GENERIC = {};
@@ -339,7 +339,7 @@
     return Promise.all(ix.missing().map(ix.load));
   }
 
-  // ---- rerank (src/search/rerank.rs) -------------------------------------------------------
+  // ---- rerank (crates/errbook-search/src/rerank.rs) -------------------------------------------------------
   var RERANK = 24, COVER_CAP = 4.0, ENOUGH = 0.5, DISTINCT_CAP = 1.0, LOOKALIKE = 0.6;
   var LOOKALIKE_TOP = 6, SHARED_ONLY = 0.35, FIRST_PASS = 0.02, GENERIC_WEIGHT = 0.25;
   var SUBSTITUTION = 1.0, CODE_MISMATCH = 0.2;
@@ -477,7 +477,7 @@
     factors.forEach(function (f, k) { out[k].score *= f; });
   }
 
-  // ---- rank (src/search/rank.rs) -----------------------------------------------------------
+  // ---- rank (crates/errbook-search/src/rank.rs) -----------------------------------------------------------
   function queryTerms(detected) {
     var seen = {}, out = [];
     tokens(detected.template).forEach(function (t) {

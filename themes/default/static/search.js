@@ -1,6 +1,6 @@
 // errbook search: the search box on every page and the /search/ page, around the ranking of
 // search-rank.js (window.errbookRank, loaded before this script). The index is in shards
-// (src/search/shards.rs): the manifest search/m on first use, then what each query needs.
+// (crates/errbook-search/src/shards.rs): the manifest search/m on first use, then what each query needs.
 // Hosted sites fetch search/NAME.json; offline bundles (file://) add a <script> for
 // search/NAME.js, which hands its JSON (in a string) to window.errbookShard, so nothing needs
 // fetch, modules or a server.
@@ -105,7 +105,7 @@
     "cuda out of mem",
     "NCCL error: unhandled cuda error, memory allocation failed"
   ];
-  // The made-up index: the site's shape (src/search/shards.rs: two runs of terms, common
+  // The made-up index: the site's shape (crates/errbook-search/src/shards.rs: two runs of terms, common
   // terms in impact tiers and in the manifest's `long`, its entries a shard) over as many
   // entries as the site has (so the ranking's buffers are the ones the first query uses), up
   // to 32,768 of them with terms, a common one in 24,000: the first pass's loops run long
@@ -138,7 +138,7 @@
         for (var h = 0; at < list.length; h++) {
           var tier = list.slice(at, at + (64 << h));
           max.push(tier[0][1]);
-          // In the files the slot's f says, as search-index.js finds them (src/search/tiers.rs).
+          // In the files the slot's f says, as search-index.js finds them (crates/errbook-search/src/tiers.rs).
           var f = R.tierFile({ p: "w" + i, f: WARM_FIRST }, h);
           (files[f] || (files[f] = [])).push(enc(tier));
           at += tier.length;

@@ -1,0 +1,17 @@
+//! Records: what `errbook verify` found when it ran a snippet, kept in the repository so a
+//! build without GPUs still shows it. `record` (the data), `env` (an environment's key and
+//! words), `verdict` (its words, by the role of the code block), `hash` (what decides a run,
+//! and so a record's key), `set` (the records of a catalog and each snippet's status), `store`
+//! (file names, writing, and moving errbook 0.1's records to their names).
+
+mod env;
+pub mod hash;
+pub mod record;
+pub mod set;
+pub mod store;
+pub mod verdict;
+
+pub use record::{Environment, RaisedError, Record};
+pub use set::{RecordSet, Status};
+pub use verdict::Verdict;
+pub use verdict::{Reading, Role};

@@ -1,0 +1,172 @@
+//! The records of a catalog, read once: each runnable snippet's status (the runs of the snippet
+//! as it is now, one per environment; an older run of a snippet that changed since; or none).
+//! Files that are not records are listed, never fatal. errbook 0.1's `skipped` records are read
+//! (so `verify` can remove them) but stand for nothing.
+
+use super::hash::hash_of;
+use super::record::Record;
+use super::Verdict;
+use errbook_core::model::{Catalog, PageRef, Snippet};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// What the site knows about one runnable snippet.
+#[derive(Debug, Clone)]
+pub enum Status<'a> {
+    /// The runs of the snippet as it is now, one per environment, ordered by environment key.
+    Fresh(Vec<&'a Record>),
+    /// No run of the snippet as it is now, but one of an earlier version (the newest).
+    Stale(&'a Record),
+    /// Never run.
+    Missing,
+}
+
+impl<'a> Status<'a> {
+    /// The fresh runs (none for a stale or missing snippet).
+    pub fn fresh(&self) -> &[&'a Record] {
+        match self {
+            Status::Fresh(runs) => runs,
+            _ => &[],
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct RecordSet {
+    pub records: Vec<Record>,
+    /// Path of each record (relative to the root), parallel to `records`.
+    pub paths: Vec<PathBuf>,
+    /// Files under the records folder that could not be read, with the reason.
+    pub unreadable: Vec<(PathBuf, String)>,
+    /// The runs of each (page, hash), newest per environment key.
+    by_hash: HashMap<(PageRef, String), Vec<usize>>,
+    /// The newest run of each (page, snippet id), whatever its hash.
+    by_snippet: HashMap<(PageRef, String), usize>,
+}
+
+impl RecordSet {
+    /// Read every record under `<root>/<records_dir>`, in either layout (`records::store`); a
+    /// missing folder is an empty set. A file that is not a record is listed in `unreadable`
+    /// (reported by `check`), never fatal.
+    pub fn load(
+        root: &Path,
+        cfg: &errbook_core::config::Config,
+    ) -> errbook_core::error::Result<RecordSet> {
+        let dir = root.join(&cfg.verify.records_dir);
+        let mut set = RecordSet::default();
+        if !dir.is_dir() {
+            return Ok(set);
+        }
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| e.into_path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let rel = f.strip_prefix(root).unwrap_or(&f).to_path_buf();
+            let parsed = std::fs::read_to_string(&f)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str::<Record>(&t).map_err(|e| e.to_string()));
+            match parsed {
+                Ok(r) => set.push(r, rel),
+                Err(e) => set.unreadable.push((rel, e)),
+            }
+        }
+        Ok(set)
+    }
+
+    fn push(&mut self, r: Record, path: PathBuf) {
+        let i = self.records.len();
+        let stands = r.verdict != Verdict::Skipped;
+        self.records.push(r);
+        self.paths.push(path);
+        if !stands {
+            return;
+        }
+        let r = &self.records[i];
+        let newer = |j: usize| self.records[j].date.as_str() <= r.date.as_str();
+        let runs = self
+            .by_hash
+            .entry((r.page.clone(), r.hash.clone()))
+            .or_default();
+        let key = r.env.key();
+        match runs.iter().position(|&j| self.records[j].env.key() == key) {
+            // Two files for one run and environment (both layouts at once): the newer stands.
+            Some(k) if newer(runs[k]) => runs[k] = i,
+            Some(_) => {}
+            None => {
+                runs.push(i);
+                let records = &self.records;
+                runs.sort_by_cached_key(|&j| records[j].env.key());
+            }
+        }
+        let at = self.by_snippet.get(&(r.page.clone(), r.snippet.clone()));
+        if at.is_none_or(|&j| newer(j)) {
+            self.by_snippet
+                .insert((r.page.clone(), r.snippet.clone()), i);
+        }
+    }
+
+    /// The runs of exactly this version of a snippet (page and hash), one per environment.
+    pub fn runs(&self, page: &PageRef, hash: &str) -> Vec<&Record> {
+        self.by_hash
+            .get(&(page.clone(), hash.to_string()))
+            .map(|v| v.iter().map(|&i| &self.records[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// The run of this version of a snippet in the environment whose key is `env_key`.
+    pub fn run_in(&self, page: &PageRef, hash: &str, env_key: &str) -> Option<&Record> {
+        self.runs(page, hash)
+            .into_iter()
+            .find(|r| r.env.key() == env_key)
+    }
+
+    /// The newest run of this version of the snippet, else of any version of it: what the
+    /// scheduler learns a run's GPU memory and duration from.
+    pub fn last_run(&self, page: &PageRef, hash: &str, snippet: &str) -> Option<&Record> {
+        let runs = self.runs(page, hash);
+        runs.into_iter()
+            .max_by(|a, b| a.date.cmp(&b.date))
+            .or_else(|| {
+                let i = self.by_snippet.get(&(page.clone(), snippet.to_string()))?;
+                Some(&self.records[*i])
+            })
+    }
+
+    /// The status of snippet `s` of `page` (the hash covers its continuation chain).
+    pub fn status(&self, page: &PageRef, snippets: &[Snippet], s: &Snippet) -> Status<'_> {
+        if s.run.is_none() {
+            return Status::Missing;
+        }
+        let runs = self.runs(page, &hash_of(snippets, s));
+        if !runs.is_empty() {
+            return Status::Fresh(runs);
+        }
+        match self.by_snippet.get(&(page.clone(), s.id.clone())) {
+            Some(&i) => Status::Stale(&self.records[i]),
+            None => Status::Missing,
+        }
+    }
+
+    /// Records that match no runnable snippet of `catalog` as it is now (their snippet changed
+    /// or went away), as positions in `records`.
+    pub fn orphans(&self, catalog: &Catalog) -> Vec<usize> {
+        let mut live: HashSet<(PageRef, String)> = HashSet::new();
+        for page in catalog.pages() {
+            let snippets = page.snippets();
+            for s in snippets.iter().filter(|s| s.run.is_some()) {
+                live.insert((page.reference(), hash_of(snippets, s)));
+            }
+        }
+        (0..self.records.len())
+            .filter(|&i| {
+                let r = &self.records[i];
+                !live.contains(&(r.page.clone(), r.hash.clone()))
+            })
+            .collect()
+    }
+}

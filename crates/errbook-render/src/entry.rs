@@ -1,0 +1,413 @@
+//! The entry page: the message (copyable), its metadata and the Verification line its records
+//! give, root cause, version table, workarounds (what works here first, then by success rate)
+//! with their code and what their runs found, dead ends likewise, the articles that discuss it,
+//! the code examples elsewhere that apply or fall into it, and related entries.
+
+use super::ids;
+use super::markdown::{self, Place};
+use super::runs::{self, and_list, Chip};
+use super::snippet;
+use super::{Page, PageCtx, Renderer};
+use crate::view::{EntryView, FixView, SnippetView, Verification};
+use errbook_core::error::Result;
+use errbook_core::model::Snippet;
+use errbook_core::urls;
+use errbook_link::{Link, Origin};
+use errbook_records::{Reading, Role};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Meta {
+    label: &'static str,
+    value: String,
+    href: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Fix {
+    number: usize,
+    /// The `value` its item of the workarounds' `<ol>` needs: none where the list's own count
+    /// (one more than the item before) gives its number.
+    value: Option<usize>,
+    /// Its fragment on the page (`workaround-2`).
+    anchor: String,
+    summary: String,
+    rate: u8,
+    detail: String,
+    reason: String,
+    code: String,
+    /// What its runs found, in the reader's words; None without runnable code.
+    verdict: Option<Chip>,
+    examples: Vec<Example>,
+}
+
+#[derive(Serialize)]
+struct Example {
+    href: String,
+    title: String,
+    label: String,
+    origin: String,
+    why: String,
+}
+
+/// A section beyond the fixed ones (`## Notes`).
+#[derive(Serialize)]
+struct Section {
+    title: String,
+    id: String,
+    html: String,
+}
+
+#[derive(Serialize)]
+struct Discussion {
+    href: String,
+    title: String,
+    excerpt: String,
+    origin: String,
+}
+
+/// Another entry, for the Related lists of entry and article pages.
+#[derive(Serialize)]
+pub struct Related {
+    pub href: String,
+    pub message: String,
+    pub id: String,
+    pub why: String,
+}
+
+pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
+    let e = v.entry;
+    let path = urls::entry(&e.id);
+    let ctx = r.page_ctx(path.clone());
+    let place = Place {
+        catalog: r.catalog,
+        page: &path,
+        offline: r.offline,
+    };
+    let md = |text: &str| {
+        markdown::render(text, &place, |_, info, t| {
+            let s = find_snippet(&v.snippets, info, t);
+            snippet::render(&ctx, s, info, t)
+        })
+        .html
+    };
+    let c = context(&ctx, v, &md);
+    Ok(Page {
+        title: e.message.clone(),
+        description: snippet::truncate(e.root_cause.trim(), super::DESCRIPTION),
+        path,
+        template: "entry.html",
+        source: Some(e.source.clone()),
+        ctx: c,
+    })
+}
+
+/// The template context of the entry page; `md` renders the entry's Markdown on this page.
+fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -> tera::Context {
+    let e = v.entry;
+    let mut workarounds: Vec<Fix> = v
+        .workarounds
+        .iter()
+        .map(|f| fix(ctx, v, md, f, urls::workaround_anchor(f.number)))
+        .collect();
+    let mut counted = 1;
+    for w in &mut workarounds {
+        w.value = (w.number != counted).then_some(w.number);
+        counted = w.number + 1;
+    }
+    let dead_ends: Vec<Fix> = v
+        .dead_ends
+        .iter()
+        .map(|f| fix(ctx, v, md, f, urls::dead_end_anchor(f.number)))
+        .collect();
+    let sections: Vec<Section> = e
+        .extra_sections
+        .iter()
+        .map(|s| Section {
+            title: s.title.clone(),
+            id: ids::anchor(&s.title),
+            html: md(&s.body),
+        })
+        .collect();
+    let discussed = discussed(ctx, v);
+    let related = related(ctx, &v.related);
+
+    let mut c = tera::Context::new();
+    c.insert("message", &e.message);
+    c.insert("meta", &meta(ctx, e));
+    c.insert("verification", &e.verification);
+    c.insert(
+        "verification_note",
+        &v.verification.as_ref().map(verification_note),
+    );
+    c.insert("fix_rate", &e.fix_rate);
+    c.insert("root_cause", &md(&e.root_cause));
+    c.insert("versions", &e.versions);
+    // A column no version fills says nothing: it is left out.
+    c.insert(
+        "introduced",
+        &e.versions.iter().any(|v| v.introduced.is_some()),
+    );
+    c.insert(
+        "deprecated",
+        &e.versions.iter().any(|v| v.deprecated.is_some()),
+    );
+    c.insert("workarounds", &workarounds);
+    c.insert("dead_ends", &dead_ends);
+    c.insert("sections", &sections);
+    c.insert("discussed", &discussed);
+    c.insert("related", &related);
+    // An alias worded as the message itself is no other wording.
+    let aliases: Vec<&String> = (e.aliases.iter())
+        .filter(|a| a.trim() != e.message.trim())
+        .collect();
+    c.insert("aliases", &aliases);
+    c.insert("tags", &e.tags);
+    let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
+    c.insert("api", &api);
+    c
+}
+
+/// A workaround or dead end as the page shows it: its text, code, verdict and examples.
+fn fix(
+    ctx: &PageCtx<'_>,
+    v: &EntryView<'_>,
+    md: &impl Fn(&str) -> String,
+    f: &FixView<'_>,
+    anchor: String,
+) -> Fix {
+    Fix {
+        number: f.number,
+        value: None,
+        anchor,
+        summary: markdown::plain(f.summary),
+        rate: f.rate,
+        detail: if f.detail.is_empty() {
+            String::new()
+        } else {
+            md(f.detail)
+        },
+        reason: markdown::plain(f.reason),
+        code: f
+            .snippets
+            .iter()
+            .filter_map(|&i| v.snippets.get(i))
+            .map(|s| snippet::render(ctx, Some(s), &s.snippet.info, &s.snippet.code))
+            .collect(),
+        verdict: runs::chip(&f.evidence, f.has_code),
+        examples: f.examples.iter().map(|x| example(ctx, x)).collect(),
+    }
+}
+
+/// The articles that discuss the entry, with the excerpt that links them.
+fn discussed(ctx: &PageCtx<'_>, v: &EntryView<'_>) -> Vec<Discussion> {
+    v.discussed
+        .iter()
+        .map(|(a, l)| Discussion {
+            href: ctx.href(&urls::article(&a.id)),
+            title: super::markdown::plain(&a.title),
+            excerpt: l
+                .evidence
+                .first()
+                .map(|ev| snippet::truncate(&ev.excerpt, 240))
+                .unwrap_or_default(),
+            origin: origin_word(l),
+        })
+        .collect()
+}
+
+/// ID, domain, category, error code and exception, linked to their index pages.
+fn meta(ctx: &PageCtx<'_>, e: &errbook_core::model::Entry) -> Vec<Meta> {
+    use errbook_core::urls;
+    let mut meta = vec![Meta {
+        label: "ID",
+        value: e.id.clone(),
+        href: None,
+    }];
+    meta.push(Meta {
+        label: "Domain",
+        value: e.domain.clone(),
+        href: Some(ctx.href(&urls::domain(&e.domain))),
+    });
+    if !e.category.is_empty() {
+        meta.push(Meta {
+            label: "Category",
+            value: e.category.clone(),
+            href: Some(ctx.href(&urls::category(&e.category))),
+        });
+    }
+    if let Some(c) = &e.error_code {
+        meta.push(Meta {
+            label: "Error code",
+            value: c.clone(),
+            href: Some(ctx.href(&urls::code(c))),
+        });
+    }
+    if let Some(x) = &e.exception {
+        meta.push(Meta {
+            label: "Exception",
+            value: x.clone(),
+            href: None,
+        });
+    }
+    meta
+}
+
+/// The view of the block a Markdown code block came from (same info string and shown code).
+pub fn find_snippet<'v, 'a>(
+    views: &'v [SnippetView<'a>],
+    info: &str,
+    text: &str,
+) -> Option<&'v SnippetView<'a>> {
+    views.iter().find(|v| is_block_of(v.snippet, info, text))
+}
+
+/// Whether a Markdown code block (info string, text with hidden lines) is `s`.
+fn is_block_of(s: &Snippet, info: &str, text: &str) -> bool {
+    s.info == info && {
+        let shown: String = text
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with(errbook_parse::snippet::HIDDEN_PREFIX))
+            .collect();
+        shown == s.shown()
+    }
+}
+
+/// The entry's Verification line, from its records: "verified on H100 and H200, 2026-11-24:
+/// 2 of 3 workarounds work, 1 failed; 1 dead end actually works here".
+fn verification_note(v: &Verification) -> String {
+    let mut parts = Vec::new();
+    if v.with_code > 0 {
+        let verb = if v.works == 1 { "works" } else { "work" };
+        let (n, noun) = (v.with_code, v.with_code == 1);
+        let noun = if noun { "workaround" } else { "workarounds" };
+        // Only workarounds with code can be run: the others are not counted as failing.
+        let of = if n == v.workarounds {
+            format!("{n} {noun}")
+        } else {
+            format!("the {n} {noun} with code")
+        };
+        let mut w = format!("{} of {of} {verb}", v.works);
+        if v.failed > 0 {
+            w.push_str(&format!(", {} failed", v.failed));
+        }
+        if v.unverified > 0 {
+            w.push_str(&format!(", {} not verified yet", v.unverified));
+        }
+        parts.push(w);
+    }
+    // Findings first: a dead end that works is what a reader most needs to know.
+    let mut dead: Vec<&(Reading, usize)> = v.dead_ends.iter().collect();
+    dead.sort_by_key(|(r, _)| r.class != "bad");
+    let said =
+        |(r, n): &&(Reading, usize)| format!("{n} {}", if *n == 1 { r.word } else { r.plural });
+    match dead.as_slice() {
+        [] => {}
+        [(r, n)] => parts.push(format!(
+            "{n} dead end{} {}",
+            if *n == 1 { "" } else { "s" },
+            if *n == 1 { r.word } else { r.plural }
+        )),
+        more => parts.push(format!(
+            "dead ends: {}",
+            more.iter().map(said).collect::<Vec<_>>().join(", ")
+        )),
+    }
+    if !v.disagree.is_empty() {
+        let which: Vec<String> = v
+            .disagree
+            .iter()
+            .map(|(role, n)| match role {
+                Role::DeadEnd => format!("dead end {n}"),
+                _ => format!("workaround {n}"),
+            })
+            .collect();
+        parts.push(format!("environments disagree on {}", and_list(&which)));
+    }
+    let on = format!("verified on {}, {}", and_list(&v.machines), v.date);
+    if parts.is_empty() {
+        on
+    } else {
+        format!("{on}: {}", parts.join("; "))
+    }
+}
+
+pub fn origin_word(l: &Link) -> String {
+    match l.origin {
+        Origin::Explicit => "named by the author".into(),
+        Origin::Confirmed => "confirmed by the author".into(),
+        // The score is the maintainers' (`check --links`, api/links.json), not the reader's.
+        Origin::Inferred => "found by matching the code".into(),
+    }
+}
+
+/// The signals of a link's evidence, for "why" notes, as HTML: escaped, with the code they name
+/// (written between backticks in the signal's words) as `<code>`.
+fn signals(l: &Link) -> String {
+    let v: Vec<String> = l.evidence.iter().map(|e| e.signal.to_string()).collect();
+    super::markdown::plain(&v.join("; "))
+}
+
+fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
+    let s = x.snippet;
+    Example {
+        href: format!("{}#{}", ctx.href(&x.page_path), urls::code_anchor(&s.id)),
+        title: super::markdown::plain(x.page_title),
+        label: s
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("code block {}", s.index + 1)),
+        origin: origin_word(x.link),
+        why: signals(x.link),
+    }
+}
+
+/// Related entries as the Related lists show them.
+pub fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
+    rel.iter()
+        .map(|r| Related {
+            href: ctx.href(&urls::entry(&r.entry.id)),
+            message: r.entry.message.clone(),
+            id: r.entry.id.clone(),
+            why: signals(r.link),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verification_line_counts_only_what_ran() {
+        let works_here = Reading {
+            word: "actually works here",
+            plural: "actually work here",
+            class: "bad",
+        };
+        let v = Verification {
+            machines: vec!["H100".into(), "H200".into()],
+            date: "2026-11-24".into(),
+            workarounds: 4,
+            with_code: 3,
+            unverified: 1,
+            works: 1,
+            failed: 1,
+            disagree: vec![(Role::Workaround, 2)],
+            dead_ends: vec![(works_here, 2)],
+        };
+        assert_eq!(
+            verification_note(&v),
+            "verified on H100 and H200, 2026-11-24: 1 of the 3 workarounds with code works, \
+             1 failed, 1 not verified yet; 2 dead ends actually work here; environments \
+             disagree on workaround 2"
+        );
+        let none = Verification {
+            machines: vec!["H200".into()],
+            date: "2026-11-24".into(),
+            workarounds: 2,
+            ..Default::default()
+        };
+        assert_eq!(verification_note(&none), "verified on H200, 2026-11-24");
+    }
+}

@@ -1,0 +1,167 @@
+//! `check`: the analysis with every diagnostic, and its view of the records: a warning for each
+//! runnable snippet with no record, a stale one, or only runs the machine spoiled (environment
+//! errors, limits), each record that matches no snippet any more, each errbook 0.1 `skipped`
+//! record, and each unreadable record file.
+
+use super::Analysis;
+use errbook_core::config::Config;
+use errbook_core::diag::{Code, Diagnostic};
+use errbook_records::{Record, RecordSet, Status, Verdict};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Analyse the catalog at `root` and add the record diagnostics and those of links within the
+/// site (checked against its pages rendered in memory); nothing is written.
+pub fn check(root: &Path, cfg: &Config) -> errbook_core::error::Result<Analysis> {
+    let mut analysis = super::analyse(root, cfg, true)?;
+    let set = RecordSet::load(root, cfg)?;
+    let found = records(&analysis, &set);
+    analysis.diags.extend(found);
+    let links = super::internal::check(root, cfg, &analysis, &set)?;
+    analysis.diags.extend(links);
+    Ok(analysis)
+}
+
+/// `check --links FILE`: the links of one file with their evidence, and the candidates left out.
+pub fn explain_links(analysis: &Analysis, file: &Path) -> String {
+    errbook_link::explain::explain(&analysis.catalog, &analysis.graph, file)
+}
+
+/// The record diagnostics of `analysis` against `set`.
+pub(super) fn records(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = snippets(analysis, set);
+    out.extend(orphans(analysis, set));
+    out.extend(files(set));
+    out
+}
+
+/// A warning for each runnable snippet with no record, only spoiled runs, or a stale record.
+fn snippets(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let sources: HashMap<&Path, &std::sync::Arc<str>> = analysis
+        .files
+        .iter()
+        .map(|f| (f.path.as_path(), &f.text))
+        .collect();
+    let hint = "run `errbook verify` on a GPU host and commit verify/";
+    for page in analysis.catalog.pages() {
+        let path = page.source();
+        let Some(src) = sources.get(path) else {
+            continue;
+        };
+        let (page_ref, snippets) = (page.reference(), page.snippets());
+        for s in snippets.iter().filter(|s| s.run.is_some()) {
+            let (code, message) = match set.status(&page_ref, snippets, s) {
+                Status::Fresh(runs) if runs.iter().any(|r| r.verdict.is_evidence()) => continue,
+                Status::Fresh(runs) => (
+                    Code::VerifyMissing,
+                    format!(
+                        "code block `{}` has no run that counts: {}",
+                        s.id,
+                        spoiled(&runs)
+                    ),
+                ),
+                Status::Stale(r) => (
+                    Code::VerifyStale,
+                    format!(
+                        "code block `{}` changed since it was verified ({} on {})",
+                        s.id,
+                        r.verdict.as_str(),
+                        r.date.get(..10).unwrap_or(&r.date)
+                    ),
+                ),
+                Status::Missing => (
+                    Code::VerifyMissing,
+                    format!("runnable code block `{}` has no verification record", s.id),
+                ),
+            };
+            out.push(Diagnostic::at_line(code, path, src, s.line, message).hint(hint));
+        }
+    }
+    out
+}
+
+/// A warning for each record whose code block is gone (stale records whose position is still
+/// used are reported at the snippet).
+fn orphans(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for i in set.orphans(&analysis.catalog) {
+        let r = &set.records[i];
+        if r.verdict == Verdict::Skipped {
+            continue;
+        }
+        let still_shown = analysis
+            .catalog
+            .snippets_of(&r.page)
+            .iter()
+            .any(|s| s.run.is_some() && s.id == r.snippet);
+        // A page that did not parse still has its blocks: its records are not orphans.
+        let unparsed = analysis.catalog.unparsed.contains(&r.page);
+        if !still_shown && !unparsed {
+            let kind = r.page.kind.word();
+            out.push(
+                Diagnostic::file(
+                    Code::VerifyOrphan,
+                    &set.paths[i],
+                    format!(
+                        "record for `{}` of {kind} `{}` matches no runnable code block",
+                        r.snippet, r.page.id
+                    ),
+                )
+                .hint("remove it with `errbook verify --prune`"),
+            );
+        }
+    }
+    out
+}
+
+/// A warning for each errbook 0.1 `skipped` record and each file that is not a record.
+fn files(set: &RecordSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (i, r) in set.records.iter().enumerate() {
+        if r.verdict == Verdict::Skipped {
+            out.push(
+                Diagnostic::file(
+                    Code::VerifyRecord,
+                    &set.paths[i],
+                    format!(
+                        "an errbook 0.1 `skipped` record of `{}`, which says nothing about a run",
+                        r.snippet
+                    ),
+                )
+                .hint(
+                    "`errbook verify` removes it (nothing is written for a run a host cannot make)",
+                ),
+            );
+        }
+    }
+    for (p, e) in &set.unreadable {
+        out.push(
+            Diagnostic::file(
+                Code::VerifyRecord,
+                p,
+                format!("not a verification record: {e}"),
+            )
+            .hint("records are written by `errbook verify`; delete the file or rerun"),
+        );
+    }
+    out
+}
+
+/// What spoiled every run of a code block: `environment error on H100 and H200`.
+fn spoiled(runs: &[&Record]) -> String {
+    let mut by_word: Vec<(&str, Vec<String>)> = Vec::new();
+    for r in runs {
+        let (word, machine) = (r.verdict.word(), r.env.machine());
+        match by_word.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, ms)) if !ms.contains(&machine) => ms.push(machine),
+            Some(_) => {}
+            None => by_word.push((word, vec![machine])),
+        }
+    }
+    let said: Vec<String> = by_word
+        .into_iter()
+        .map(|(w, ms)| format!("{w} on {}", ms.join(" and ")))
+        .collect();
+    said.join("; ")
+}

@@ -1,0 +1,23 @@
+//! Site: one build of the whole site (`build`), the stages that only read (`analysis`), the
+//! catalog kept in memory with its site made on request (`workspace`, for `serve`), `check` with its view of the records (`check`)
+//! and of links within the site (`internal`),
+//! and the terminal's search (`query`).
+
+mod analysis;
+mod build;
+mod check;
+mod external;
+mod internal;
+mod query;
+mod repeated;
+mod reread;
+mod snapshot;
+mod workspace;
+
+pub use analysis::{analyse, analyse_with, Analysis, Scope};
+pub use build::{build, BuildOptions, BuildReport, OnProgress};
+pub use check::{check, explain_links};
+pub use external::{check_external, ExternalOptions};
+pub use query::{search, Answer, Hit, Searcher};
+pub use snapshot::Snapshot;
+pub use workspace::Workspace;
