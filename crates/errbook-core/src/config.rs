@@ -215,7 +215,7 @@ impl Config {
         Self::parse(&text, &path)
     }
 
-    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+    pub(crate) fn parse(text: &str, path: &Path) -> Result<Config> {
         let mut cfg: Config = toml::from_str(text).map_err(|e| Error::Config {
             path: path.to_path_buf(),
             message: e.to_string(),

@@ -19,7 +19,7 @@ pub struct BadId {
 }
 
 /// One part of an ID (a domain, a slug, an article id).
-pub fn valid_part(p: &str) -> bool {
+pub(crate) fn valid_part(p: &str) -> bool {
     let mut chars = p.chars();
     chars
         .next()

@@ -81,13 +81,13 @@ pub enum Page<'a> {
 }
 
 impl<'a> Page<'a> {
-    pub fn kind(self) -> PageKind {
+    pub(crate) fn kind(self) -> PageKind {
         match self {
             Page::Entry(_) => PageKind::Entry,
             Page::Article(_) => PageKind::Article,
         }
     }
-    pub fn id(self) -> &'a str {
+    pub(crate) fn id(self) -> &'a str {
         match self {
             Page::Entry(e) => &e.id,
             Page::Article(a) => &a.id,

@@ -7,7 +7,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `a.b.name(args)`: last name and normalised arguments.
     Call { name: String, args: Vec<String> },
     /// `key=value`, `key>0`: a setting or a condition on one.
@@ -27,7 +27,7 @@ pub enum Kind {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct CodeTok {
+pub(crate) struct CodeTok {
     pub kind: Kind,
     /// As written.
     pub text: String,
@@ -40,7 +40,7 @@ pub struct CodeTok {
 
 impl CodeTok {
     /// How much a match of this token says: calls with arguments most, class names least.
-    pub fn weight(&self) -> f64 {
+    pub(crate) fn weight(&self) -> f64 {
         let w = self.base_weight();
         if self.context {
             w * 0.3
@@ -75,12 +75,12 @@ impl CodeTok {
     }
 
     /// A token strong enough to carry a match on its own.
-    pub fn is_strong(&self) -> bool {
+    pub(crate) fn is_strong(&self) -> bool {
         self.base_weight() >= 0.5
     }
 
     /// What evidence calls a token of this kind.
-    pub fn token_kind(&self) -> TokenKind {
+    pub(crate) fn token_kind(&self) -> TokenKind {
         match &self.kind {
             Kind::Call { .. } => TokenKind::Call,
             Kind::Setting { .. } => TokenKind::Setting,
@@ -149,7 +149,7 @@ fn split_args(s: &str) -> Vec<String> {
 
 /// Every code-like token of `text` (prose or code), in order. With `prose`, tokens right after a
 /// negation ("instead of", "avoid", "not") are left out: the text names them to reject them.
-pub fn extract(text: &str, prose: bool) -> Vec<CodeTok> {
+pub(crate) fn extract(text: &str, prose: bool) -> Vec<CodeTok> {
     let mut x = Extract {
         text,
         prose,
@@ -306,7 +306,11 @@ impl Extract<'_> {
 
 /// How well one named token is matched by a snippet's tokens: 0..=1, and the snippet token that
 /// matched. A contradiction (`num_workers=0` named, `num_workers=4` in the code) is 0.
-pub fn match_in<'a>(want: &CodeTok, have: &'a [CodeTok], code: &str) -> (f64, Option<&'a CodeTok>) {
+pub(crate) fn match_in<'a>(
+    want: &CodeTok,
+    have: &'a [CodeTok],
+    code: &str,
+) -> (f64, Option<&'a CodeTok>) {
     let mut best: (f64, Option<&CodeTok>) = (0.0, None);
     for h in have {
         let s = match (&want.kind, &h.kind) {

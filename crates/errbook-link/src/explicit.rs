@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// What a `links:` key names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     Entry(String),
     Article(String),
     Workaround(String, usize),
@@ -23,7 +23,7 @@ pub enum Target {
 
 /// One `links: {confirm|reject}` item: `[<snippet-id> ->] <target>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Key {
+pub(crate) struct Key {
     pub snippet: Option<String>,
     pub target: Target,
 }
@@ -32,7 +32,7 @@ pub struct Key {
 /// content path (`@/errors/pytorch/x.md`), an entry's workaround or dead end
 /// (`pytorch/x#workaround-2`, `pytorch/x#dead-end-3`), optionally for one code block of this
 /// page (`snippet-2 -> pytorch/x#dead-end-3`, by the block's id).
-pub fn parse_key(catalog: &Catalog, raw: &str) -> Result<Key, (String, Option<String>)> {
+pub(crate) fn parse_key(catalog: &Catalog, raw: &str) -> Result<Key, (String, Option<String>)> {
     let (snippet, target) = match raw.split_once("->") {
         Some((s, t)) => (Some(s.trim().to_string()), t.trim()),
         None => (None, raw.trim()),
@@ -97,7 +97,7 @@ pub fn parse_key(catalog: &Catalog, raw: &str) -> Result<Key, (String, Option<St
 
 /// `@/errors/pytorch/x.md`, `content/errors/pytorch/x.md`, `errors/pytorch/x`, `pytorch/x`
 /// -> `pytorch/x`; `@/articles/a.md` -> `a`.
-pub fn content_id(path: &str) -> String {
+pub(crate) fn content_id(path: &str) -> String {
     let p = path.trim();
     let p = p.strip_prefix("@/").unwrap_or(p);
     let p = p.strip_prefix("content/").unwrap_or(p);
@@ -109,7 +109,7 @@ pub fn content_id(path: &str) -> String {
     p.to_string()
 }
 
-pub fn hint(near: &[&str]) -> Option<String> {
+pub(crate) fn hint(near: &[&str]) -> Option<String> {
     match near {
         [] => None,
         [one] => Some(format!("did you mean `{one}`?")),
@@ -125,7 +125,7 @@ pub fn hint(near: &[&str]) -> Option<String> {
 
 /// Byte offset and length of `value` in the front matter of `src` under `key:` (the key's
 /// position when the value cannot be found as written).
-pub fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usize) {
+pub(crate) fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usize) {
     let fm_end = front_matter_end(src);
     let fm = &src[..fm_end];
     let mut off = 0;
@@ -145,12 +145,12 @@ pub fn front_value_span(src: &str, key: &str, value: &str) -> (usize, usize) {
 }
 
 /// End of the leading `---` block (0 when there is none).
-pub fn front_matter_end(src: &str) -> usize {
+pub(crate) fn front_matter_end(src: &str) -> usize {
     errbook_parse::links::front_matter_end(src)
 }
 
 /// The explicit links of the catalog; every broken reference becomes an `E-link` diagnostic.
-pub fn check(catalog: &Catalog, texts: &Texts<'_>, diags: &mut Diagnostics) -> Vec<Link> {
+pub(crate) fn check(catalog: &Catalog, texts: &Texts<'_>, diags: &mut Diagnostics) -> Vec<Link> {
     let mut out = Vec::new();
     for page in pages(catalog) {
         out.extend(check_page(catalog, texts, page, diags));
@@ -161,7 +161,7 @@ pub fn check(catalog: &Catalog, texts: &Texts<'_>, diags: &mut Diagnostics) -> V
 
 /// Every page whose references are checked, in the order `check` takes them: articles, then
 /// entries, each in ID order.
-pub fn pages(catalog: &Catalog) -> impl Iterator<Item = Page<'_>> + '_ {
+pub(crate) fn pages(catalog: &Catalog) -> impl Iterator<Item = Page<'_>> + '_ {
     (catalog.articles.iter().map(Page::Article)).chain(catalog.entries.iter().map(Page::Entry))
 }
 
@@ -210,7 +210,7 @@ impl Texts<'_> {
 /// The explicit links of one page (before `dedup`), its broken references in `diags`. Besides the
 /// page itself, what this reads of the catalog is which pages exist, which did not parse, and
 /// the numbers of entries' workarounds and dead ends (see `live::shape`).
-pub fn check_page(
+pub(crate) fn check_page(
     catalog: &Catalog,
     texts: &Texts<'_>,
     page: Page<'_>,
@@ -266,7 +266,7 @@ pub fn check_page(
 /// related: one link); the first is kept. Compared where they lie, by a hash of their ends and
 /// then the ends themselves: a set of the ends' copies held a million links' names again, a
 /// third of a gigabyte at a million entries.
-pub fn dedup(links: &mut Vec<Link>) {
+pub(crate) fn dedup(links: &mut Vec<Link>) {
     /// What makes two links one: a related pair either way round, else the same two ends.
     #[derive(PartialEq, Eq, Hash)]
     enum Ends<'a> {

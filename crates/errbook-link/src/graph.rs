@@ -38,7 +38,7 @@ pub enum Node {
 
 impl Node {
     /// The node of a whole page: its entry or article.
-    pub fn for_page(page: &PageRef) -> Node {
+    pub(crate) fn for_page(page: &PageRef) -> Node {
         let id = page.id.clone();
         match page.kind {
             PageKind::Entry => Node::Entry { id },
@@ -47,7 +47,7 @@ impl Node {
     }
 
     /// The page a node is shown on (a workaround or dead end: its entry's page).
-    pub fn page(&self) -> PageRef {
+    pub(crate) fn page(&self) -> PageRef {
         let (kind, id) = match self {
             Node::Entry { id } => (PageKind::Entry, id),
             Node::Workaround { entry, .. } | Node::DeadEnd { entry, .. } => {
@@ -100,7 +100,7 @@ pub struct Link {
 
 impl Link {
     /// A link the author's word makes: score 1, no evidence.
-    pub fn stated(from: Node, to: Node, kind: LinkKind, origin: Origin) -> Link {
+    pub(crate) fn stated(from: Node, to: Node, kind: LinkKind, origin: Origin) -> Link {
         Link {
             from,
             to,
@@ -216,14 +216,6 @@ impl Graph {
             .filter(move |l| if from { l.from == node } else { l.to == node })
     }
 
-    /// Every link with an end on entry `id` (the entry itself, its workarounds, dead ends or
-    /// code), in graph order.
-    pub fn touching_entry<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
-        let at = self.ends().entry.get(&self.key(id));
-        self.links_at(positions(at))
-            .filter(move |l| entry_of(&l.from) == Some(id) || entry_of(&l.to) == Some(id))
-    }
-
     /// Links of `kind` whose `from` (or `to`) is `node`, in graph order.
     fn kind_at(&self, node: Node, from: bool, kind: LinkKind) -> impl Iterator<Item = &Link> + '_ {
         self.at(node, from).filter(move |l| l.kind == kind)
@@ -306,7 +298,7 @@ impl Graph {
     }
 
     /// Sort links deterministically: by kind, then score (best first), then endpoints.
-    pub fn sort(&mut self) {
+    pub(crate) fn sort(&mut self) {
         self.sort_by_ends(|l| format!("{:?}{:?}", l.from, l.to).into_boxed_str());
     }
 
@@ -315,7 +307,7 @@ impl Graph {
     /// it took a tenth of a large catalog's link stage. The links' order is sorted, then they
     /// are moved into it in place: a second list of the links (with their keys) beside the
     /// first was the link stage's peak on a large catalog.
-    pub fn sort_by_ends<K: Ord>(&mut self, key: impl FnMut(&Link) -> K) {
+    pub(crate) fn sort_by_ends<K: Ord>(&mut self, key: impl FnMut(&Link) -> K) {
         self.ends = OnceLock::new();
         let keys: Vec<K> = self.links.iter().map(key).collect();
         let links = &self.links;

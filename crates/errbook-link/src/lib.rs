@@ -10,19 +10,19 @@
 //! compares), `resolve` (content links to site paths), `explain` (`check --links`), `written` (every link
 //! and image as written) and `external` (those out of the catalog).
 
-pub mod code;
+pub(crate) mod code;
 mod decide;
 mod evidence;
 pub mod explain;
 pub mod explicit;
 pub mod external;
 mod graph;
-pub mod infer;
+pub(crate) mod infer;
 mod resolve;
-pub mod text;
+pub(crate) mod text;
 pub mod written;
 
-pub use evidence::{Evidence, Extent, Place, Signal, TokenKind};
+pub(crate) use evidence::{Evidence, Extent, Place, Signal, TokenKind};
 pub use graph::{Graph, Left, Link, LinkKind, Node, Origin, Review};
 pub use resolve::{resolve_href, resolve_href_from};
 

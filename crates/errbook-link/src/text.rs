@@ -5,15 +5,15 @@
 
 /// One normalised token and the byte offset of its first character in the text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tok {
+pub(crate) struct Tok {
     pub word: String,
     pub at: usize,
 }
 
 /// Placeholder for a number (sizes, device ids, addresses, line numbers).
-pub const NUM: &str = "<n>";
+pub(crate) const NUM: &str = "<n>";
 /// Placeholder for a file path.
-pub const PATH: &str = "<path>";
+pub(crate) const PATH: &str = "<path>";
 
 /// Tokens of `text` for template matching.
 ///
@@ -22,7 +22,7 @@ pub const PATH: &str = "<path>";
 /// - a token starting with a digit (`0`, `2.00`, `0x7f3a`) is `<n>`;
 /// - a whitespace-separated chunk holding `/` or `\` between word characters (a path) is `<path>`;
 /// - everything else (quotes, backticks, punctuation) separates tokens.
-pub fn tokens(text: &str) -> Vec<Tok> {
+pub(crate) fn tokens(text: &str) -> Vec<Tok> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -132,13 +132,13 @@ fn words(chunk: &str, base: usize, out: &mut Vec<Tok>) {
 }
 
 /// The words of a template, for display and set comparisons.
-pub fn words_of(text: &str) -> Vec<String> {
+pub(crate) fn words_of(text: &str) -> Vec<String> {
     tokens(text).into_iter().map(|t| t.word).collect()
 }
 
 /// A message without the exception type it starts with (`RuntimeError: CUDA error` ->
 /// `CUDA error`): the exception is a signal of its own, the template is the rest.
-pub fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str {
+pub(crate) fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str {
     match exception {
         Some(x) => message
             .strip_prefix(x)
@@ -149,7 +149,7 @@ pub fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> &'a str
 }
 
 /// A 64-bit hash of a token n-gram (FNV-1a; used only as a hash-map key within one run).
-pub fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
+pub(crate) fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for w in words {
         for b in w.as_ref().bytes() {
@@ -165,7 +165,7 @@ pub fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
 /// 1-based line of a byte offset (what article inference finds by a search instead:
 /// `infer::scan::line_in`).
 #[cfg(test)]
-pub fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     let mut o = offset.min(text.len());
     while o > 0 && !text.is_char_boundary(o) {
         o -= 1;
@@ -175,7 +175,7 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 
 /// The sentence (or code line) around byte range `at..end` of `text`, trimmed to about 200
 /// characters, for evidence excerpts.
-pub fn excerpt(text: &str, at: usize, end: usize) -> String {
+pub(crate) fn excerpt(text: &str, at: usize, end: usize) -> String {
     let at = floor(text, at.min(text.len()));
     let end = floor(text, end.min(text.len()).max(at));
     let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);

@@ -8,7 +8,7 @@ use errbook_core::model::{Article, PageKind};
 use std::path::Path;
 use std::sync::Arc;
 
-pub const FRONT_KEYS: &[&str] = &[
+pub(crate) const FRONT_KEYS: &[&str] = &[
     "title",
     "date",
     "id",
@@ -19,7 +19,7 @@ pub const FRONT_KEYS: &[&str] = &[
     "draft",
 ];
 
-pub fn parse(
+pub(crate) fn parse(
     path: &Path,
     src: &Arc<str>,
     default_timeout: u64,

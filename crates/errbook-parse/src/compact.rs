@@ -68,7 +68,7 @@ pub fn afresh(entries: &mut [Entry]) {
 }
 
 /// `entry`, for an article.
-pub fn article(a: &mut Article) {
+pub(crate) fn article(a: &mut Article) {
     for s in [&mut a.id, &mut a.title, &mut a.date, &mut a.body] {
         s.shrink_to_fit();
     }

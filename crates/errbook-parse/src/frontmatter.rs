@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The YAML block of a file, if it has one.
-pub struct FrontMatter<'a> {
+pub(crate) struct FrontMatter<'a> {
     path: &'a Path,
     src: &'a Arc<str>,
     /// Byte offset of the opening `---` line.
@@ -21,7 +21,7 @@ pub struct FrontMatter<'a> {
 }
 
 /// Where the body starts once front matter is removed.
-pub struct Split<'a> {
+pub(crate) struct Split<'a> {
     pub front: Option<FrontMatter<'a>>,
     /// Byte offset of the body in the file.
     pub body_offset: usize,
@@ -29,7 +29,11 @@ pub struct Split<'a> {
 
 /// Split front matter off `src`. Unterminated or invalid YAML, or YAML that is not a mapping, is a
 /// diagnostic; then `None` is returned and the file is not parsed further.
-pub fn split<'a>(path: &'a Path, src: &'a Arc<str>, diags: &mut Diagnostics) -> Option<Split<'a>> {
+pub(crate) fn split<'a>(
+    path: &'a Path,
+    src: &'a Arc<str>,
+    diags: &mut Diagnostics,
+) -> Option<Split<'a>> {
     let first_end = src.find('\n').unwrap_or(src.len());
     if src[..first_end].trim_end() != "---" {
         return Some(Split {
@@ -170,7 +174,7 @@ impl Block<'_> {
 impl<'a> FrontMatter<'a> {
     /// Byte offset and length of `key` in the file, for locating diagnostics (the opening
     /// `---` when the key is not written).
-    pub fn key_span(&self, key: &str) -> (usize, usize) {
+    pub(crate) fn key_span(&self, key: &str) -> (usize, usize) {
         match self.map.iter().find(|(k, _, _)| k == key) {
             Some((_, at, _)) => (self.yaml_start + at, key.len()),
             None => (self.start, 3),
@@ -185,18 +189,18 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// The file this front matter is in.
-    pub fn path(&self) -> &'a Path {
+    pub(crate) fn path(&self) -> &'a Path {
         self.path
     }
 
     /// A diagnostic at `key:` (or at the opening `---` when the key is not written).
-    pub fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
+    pub(crate) fn err(&self, key: &str, code: Code, msg: String) -> Diagnostic {
         let (o, l) = self.key_span(key);
         Diagnostic::at(code, self.path, self.src, o, l, msg)
     }
 
     /// A required string (numbers and dates are accepted and turned into text).
-    pub fn required_str(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
+    pub(crate) fn required_str(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
         match self.get(key) {
             None | Some(Value::Null) => {
                 diags.push(
@@ -238,7 +242,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// An optional list of strings; a single string is taken as a one-item list.
-    pub fn str_list(&self, key: &str, diags: &mut Diagnostics) -> Vec<String> {
+    pub(crate) fn str_list(&self, key: &str, diags: &mut Diagnostics) -> Vec<String> {
         match self.get(key) {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::List(items)) => {
@@ -276,7 +280,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// An optional `true`/`false` (absent: false).
-    pub fn flag(&self, key: &str, diags: &mut Diagnostics) -> bool {
+    pub(crate) fn flag(&self, key: &str, diags: &mut Diagnostics) -> bool {
         match self.get(key) {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -291,7 +295,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// `links: {confirm: [...], reject: [...]}`.
-    pub fn links(&self, diags: &mut Diagnostics) -> errbook_core::model::LinkOverrides {
+    pub(crate) fn links(&self, diags: &mut Diagnostics) -> errbook_core::model::LinkOverrides {
         let mut out = errbook_core::model::LinkOverrides::default();
         match self.get("links") {
             None | Some(Value::Null) => {}
@@ -324,7 +328,7 @@ impl<'a> FrontMatter<'a> {
     }
 
     /// Report keys not in `known` as errors, with the closest known key as a hint.
-    pub fn check_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
+    pub(crate) fn check_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
         let mut keys: Vec<&String> = self.map.iter().map(|(k, _, _)| k).collect();
         keys.sort();
         for k in keys {

@@ -3,16 +3,16 @@
 //! files with one ID) is checked here, and so are the diagnostics shared with other layers
 //! (`duplicate_id`) and between entries and articles (`bad_id`). Parse never reads files.
 
-pub mod article;
+pub(crate) mod article;
 pub mod compact;
 pub mod entry;
-pub mod frontmatter;
+pub(crate) mod frontmatter;
 pub mod lean;
 pub mod links;
 pub mod load;
 pub mod placeholders;
 pub mod snippet;
-pub mod yaml;
+pub(crate) mod yaml;
 
 use crate::load::SourceFile;
 use errbook_core::diag::{Code, Diagnostic, Diagnostics};
@@ -32,7 +32,7 @@ pub enum Parsed {
 }
 
 /// The page a content file is, from its path alone (for a file that did not parse).
-pub fn page_of_path(f: &SourceFile) -> Option<errbook_core::model::PageRef> {
+pub(crate) fn page_of_path(f: &SourceFile) -> Option<errbook_core::model::PageRef> {
     let id = match f.kind {
         PageKind::Entry => errbook_core::ids::entry_id_of(&f.path)?,
         PageKind::Article => f.path.file_stem()?.to_string_lossy().into_owned(),
@@ -207,7 +207,7 @@ fn drop_repeats<T>(
 /// The error for `file` when an earlier file, `first`, already has its ID `id`: located at the
 /// file's ID (`- **ID:**` of an entry, `id:` of an article). A duplicate ID is reported
 /// with it.
-pub fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
+pub(crate) fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
     let (needle, kind) = match file.kind {
         PageKind::Entry => ("**ID:**", "entry"),
         PageKind::Article => ("id:", "article"),
@@ -229,7 +229,7 @@ pub fn duplicate_id(file: &SourceFile, id: &str, first: &Path) -> Diagnostic {
 
 /// The message and hint of an `E-id-chars` diagnostic when `id` breaks the ID rules: the rules'
 /// own words (`core::ids`), said of a file rather than of `errbook new`.
-pub fn bad_id(kind: PageKind, id: &str) -> Option<(String, String)> {
+pub(crate) fn bad_id(kind: PageKind, id: &str) -> Option<(String, String)> {
     let bad = errbook_core::ids::validate(kind, id).err()?;
     let hint = match id.strip_suffix(".md") {
         Some(stem) => format!("write the ID without `.md`: `{stem}`"),
@@ -245,7 +245,7 @@ static EXC_RE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The exception type a message starts with: `RuntimeError` in `RuntimeError: CUDA error`,
 /// `torch.cuda.OutOfMemoryError` in `torch.cuda.OutOfMemoryError: ...`.
-pub fn exception_of(message: &str) -> Option<String> {
+pub(crate) fn exception_of(message: &str) -> Option<String> {
     EXC_RE.captures(message).map(|c| c[1].to_string())
 }
 

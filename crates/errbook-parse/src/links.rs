@@ -26,7 +26,7 @@ pub fn front_matter_end(src: &str) -> usize {
 /// Every link and image of `src`'s body (front matter left out) whose destination starts with
 /// `@/` or holds `.md`, in document order, each at the byte span of its destination in `src`
 /// (the whole link's when the destination is not written out as such).
-pub fn content_links(src: &str) -> Vec<ContentLink> {
+pub(crate) fn content_links(src: &str) -> Vec<ContentLink> {
     let start = front_matter_end(src);
     let body = &src[start..];
     if !body.contains("@/") && !body.contains(".md") {

@@ -24,7 +24,7 @@ use std::sync::Arc;
 pub const HIDDEN_PREFIX: &str = "#@";
 
 /// The attribute keys errbook reads, for "did you mean" hints.
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "run",
     "norun",
     "expect",
@@ -42,7 +42,7 @@ pub const KEYS: &[&str] = &[
 
 /// A fenced block as found in the source, before attributes are read.
 #[derive(Debug, Clone)]
-pub struct RawBlock {
+pub(crate) struct RawBlock {
     /// Byte range of the whole block (fences included) in the file.
     pub range: Range<usize>,
     pub info: String,
@@ -61,7 +61,7 @@ pub fn markdown_options() -> Options {
 
 /// Every code block of `text[from..to]`, with byte ranges in `text`, and the nearest preceding
 /// label: a heading, or a paragraph that is only bold text ("**Example 1: ...**").
-pub fn collect_blocks(text: &str, from: usize, to: usize) -> Vec<RawBlock> {
+pub(crate) fn collect_blocks(text: &str, from: usize, to: usize) -> Vec<RawBlock> {
     let body = &text[from..to];
     let mut out = Vec::new();
     let mut label: Option<String> = None;
@@ -126,7 +126,7 @@ pub fn collect_blocks(text: &str, from: usize, to: usize) -> Vec<RawBlock> {
 }
 
 /// Turn a raw block into a `Snippet`, reading its attributes; problems go to `diags`.
-pub fn to_snippet(
+pub(crate) fn to_snippet(
     index: usize,
     raw: &RawBlock,
     path: &Path,
@@ -444,7 +444,7 @@ fn parse_attrs(
 }
 
 /// `120`, `120s`, `5m`, `1h` to seconds.
-pub fn parse_duration(v: &str) -> Option<u64> {
+pub(crate) fn parse_duration(v: &str) -> Option<u64> {
     let (num, mul) = match v.chars().last()? {
         's' => (&v[..v.len() - 1], 1),
         'm' => (&v[..v.len() - 1], 60),
@@ -483,7 +483,12 @@ pub fn parse_mib(v: &str) -> Option<u64> {
 }
 
 /// Check continuations: `after=` must name an earlier block of the same page; ids unique.
-pub fn check_chain(snippets: &[Snippet], path: &Path, src: &Arc<str>, diags: &mut Diagnostics) {
+pub(crate) fn check_chain(
+    snippets: &[Snippet],
+    path: &Path,
+    src: &Arc<str>,
+    diags: &mut Diagnostics,
+) {
     // The ids met so far, in order and as a set: each check is constant time (a scan of the
     // earlier blocks made a page of many blocks quadratic).
     let mut earlier: Vec<&str> = Vec::new();

@@ -14,13 +14,13 @@ use std::collections::{HashMap, HashSet};
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-pub const MAX_BYTES: usize = 64 * 1024;
-pub const MAX_DEPTH: usize = 32;
-pub const MAX_NODES: usize = 10_000;
+pub(crate) const MAX_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_DEPTH: usize = 32;
+pub(crate) const MAX_NODES: usize = 10_000;
 
 /// A YAML value.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Null,
     Bool(bool),
     Int(i64),
@@ -34,7 +34,7 @@ pub enum Value {
 
 /// Why the YAML was refused, and where (a byte offset in the YAML text).
 #[derive(Debug, Clone, PartialEq)]
-pub struct YamlError {
+pub(crate) struct YamlError {
     pub offset: usize,
     pub message: String,
     /// A key written twice: its name (the error's offset is the second one).
@@ -42,7 +42,7 @@ pub struct YamlError {
 }
 
 /// Parse `text` (one YAML document); `Ok(None)` when it holds no value at all.
-pub fn load(text: &str) -> Result<Option<Value>, YamlError> {
+pub(crate) fn load(text: &str) -> Result<Option<Value>, YamlError> {
     let at = Offsets::new(text);
     let mut b = Builder::default();
     let mut parser = Parser::new_from_str(text);

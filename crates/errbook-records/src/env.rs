@@ -118,7 +118,7 @@ impl Environment {
     }
 
     /// One line about where it ran: hardware, driver, CUDA, Python, PyTorch.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let mut parts = vec![self.hardware()];
         for (v, label) in [
             (&self.driver, "driver"),

@@ -6,10 +6,10 @@
 
 mod env;
 pub mod hash;
-pub mod record;
-pub mod set;
+pub(crate) mod record;
+pub(crate) mod set;
 pub mod store;
-pub mod verdict;
+pub(crate) mod verdict;
 
 pub use record::{Environment, RaisedError, Record};
 pub use set::{RecordSet, Status};

@@ -59,7 +59,7 @@ fn snippet_dir_name(rec: &Record) -> String {
 }
 
 /// The record's file, relative to the records folder.
-pub fn rel_path(rec: &Record) -> PathBuf {
+pub(crate) fn rel_path(rec: &Record) -> PathBuf {
     page_dir(rec)
         .join(snippet_dir_name(rec))
         .join(format!("{}.json", rec.env.key()))
@@ -67,7 +67,7 @@ pub fn rel_path(rec: &Record) -> PathBuf {
 
 /// The snippet part of a `<snippet>.<hash prefix>` name (a snippet's folder, or with `.json`
 /// an errbook 0.1 record): `snippet-3` of `snippet-3.0123456789abcdef`; None for any other name.
-pub fn snippet_of_name(name: &str) -> Option<&str> {
+pub(crate) fn snippet_of_name(name: &str) -> Option<&str> {
     let stem = name.strip_suffix(".json").unwrap_or(name);
     let (snippet, hash) = stem.rsplit_once('.')?;
     let is_hash = hash.len() == HASH_PREFIX && hash.chars().all(|c| c.is_ascii_hexdigit());

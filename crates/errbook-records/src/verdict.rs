@@ -88,7 +88,7 @@ impl Verdict {
         self.words().word
     }
     /// The CSS class of its chip on a page.
-    pub fn class(self) -> &'static str {
+    pub(crate) fn class(self) -> &'static str {
         self.words().class
     }
     /// `errbook verify`'s mark for a finished run.

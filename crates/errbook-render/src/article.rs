@@ -18,7 +18,7 @@ struct Discussed {
     origin: String,
 }
 
-pub fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
+pub(crate) fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
     let a = v.article;
     let path = errbook_core::urls::article(&a.id);
     let ctx = r.page_ctx(path.clone());

@@ -68,14 +68,14 @@ struct Discussion {
 
 /// Another entry, for the Related lists of entry and article pages.
 #[derive(Serialize)]
-pub struct Related {
+pub(crate) struct Related {
     pub href: String,
     pub message: String,
     pub id: String,
     pub why: String,
 }
 
-pub fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
+pub(crate) fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
     let e = v.entry;
     let path = urls::entry(&e.id);
     let ctx = r.page_ctx(path.clone());
@@ -254,7 +254,7 @@ fn meta(ctx: &PageCtx<'_>, e: &errbook_core::model::Entry) -> Vec<Meta> {
 }
 
 /// The view of the block a Markdown code block came from (same info string and shown code).
-pub fn find_snippet<'v, 'a>(
+pub(crate) fn find_snippet<'v, 'a>(
     views: &'v [SnippetView<'a>],
     info: &str,
     text: &str,
@@ -332,7 +332,7 @@ fn verification_note(v: &Verification) -> String {
     }
 }
 
-pub fn origin_word(l: &Link) -> String {
+pub(crate) fn origin_word(l: &Link) -> String {
     match l.origin {
         Origin::Explicit => "named by the author".into(),
         Origin::Confirmed => "confirmed by the author".into(),
@@ -363,7 +363,7 @@ fn example(ctx: &PageCtx<'_>, x: &crate::view::Example<'_>) -> Example {
 }
 
 /// Related entries as the Related lists show them.
-pub fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
+pub(crate) fn related(ctx: &PageCtx<'_>, rel: &[crate::view::Related<'_>]) -> Vec<Related> {
     rel.iter()
         .map(|r| Related {
             href: ctx.href(&urls::entry(&r.entry.id)),

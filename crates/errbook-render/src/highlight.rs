@@ -278,7 +278,7 @@ fn rules(theme: &Theme, scope: &str, reset: bool) -> String {
 /// The code's colours, added at the end of theme/style.css: the light colours, then the dark
 /// ones where the page is dark (the system's scheme when the reader chose none, or the reader's
 /// choice: `html[data-theme]`, as style.css reads it). Made once a process.
-pub fn stylesheet() -> errbook_core::error::Result<&'static str> {
+pub(crate) fn stylesheet() -> errbook_core::error::Result<&'static str> {
     static CSS: LazyLock<Result<String, String>> =
         LazyLock::new(|| make_stylesheet().map_err(|e| e.to_string()));
     CSS.as_deref()

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 /// The ids of one rendered fragment: every one is generated here, unique, and none is one the
 /// theme uses.
 #[derive(Default)]
-pub struct Ids {
+pub(crate) struct Ids {
     pub used: HashSet<String>,
     /// The next suffix to try for a base (`why` -> `why-1`, `why-2`...), so repeats stay linear.
     next: HashMap<String, usize>,
@@ -55,7 +55,7 @@ fn reserved(id: &str) -> bool {
 
 impl Ids {
     /// `base`, or `base-1`, `base-2`... when it is taken or reserved.
-    pub fn claim(&mut self, base: String, check_reserved: bool) -> String {
+    pub(crate) fn claim(&mut self, base: String, check_reserved: bool) -> String {
         let free = |used: &HashSet<String>, id: &str| {
             !(used.contains(id) || (check_reserved && reserved(id)))
         };
@@ -76,7 +76,7 @@ impl Ids {
 
     /// A heading's id: the one written after it (`{#id}`) when it is a plain anchor, else the
     /// anchor of what was written or of the heading's text.
-    pub fn heading(&mut self, explicit: Option<&str>, text: &str) -> String {
+    pub(crate) fn heading(&mut self, explicit: Option<&str>, text: &str) -> String {
         let base = match explicit {
             Some(id) if is_plain_id(id) => id.to_string(),
             Some(id) => anchor(id),
@@ -86,7 +86,7 @@ impl Ids {
     }
 
     /// A footnote's id (`fn-` and the anchor of its name), the same for every use of the name.
-    pub fn footnote(&mut self, name: &str) -> String {
+    pub(crate) fn footnote(&mut self, name: &str) -> String {
         if let Some(id) = self.footnotes.get(name) {
             return id.clone();
         }
@@ -107,7 +107,7 @@ fn is_plain_id(id: &str) -> bool {
 }
 
 /// A heading anchor: lowercase words joined by `-` (`1. Explanation:` -> `1-explanation`).
-pub fn anchor(text: &str) -> String {
+pub(crate) fn anchor(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         if c.is_alphanumeric() {

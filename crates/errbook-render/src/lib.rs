@@ -14,16 +14,16 @@ pub mod entry;
 pub mod feeds;
 pub mod highlight;
 mod href;
-pub mod ids;
-pub mod lists;
-pub mod markdown;
+pub(crate) mod ids;
+pub(crate) mod lists;
+pub(crate) mod markdown;
 mod parsed;
-pub mod runs;
-pub mod sanitize;
+pub(crate) mod runs;
+pub(crate) mod sanitize;
 pub mod shards;
-pub mod snippet;
+pub(crate) mod snippet;
 mod syntaxes;
-pub mod theme;
+pub(crate) mod theme;
 pub mod view;
 
 use crate::view::{ArticleView, EntryView};
@@ -71,7 +71,7 @@ impl Look {
 }
 
 /// One page being rendered: the renderer, and where the page is (for relative links).
-pub struct PageCtx<'a> {
+pub(crate) struct PageCtx<'a> {
     pub r: &'a Renderer<'a>,
     /// Site path (`errors/pytorch/x/`, `404.html`).
     pub path: String,
@@ -79,7 +79,7 @@ pub struct PageCtx<'a> {
 
 impl PageCtx<'_> {
     /// A relative link from this page to a site path.
-    pub fn href(&self, to: &str) -> String {
+    pub(crate) fn href(&self, to: &str) -> String {
         href::href(&self.path, to, self.r.offline)
     }
 }
@@ -96,7 +96,7 @@ base-uri 'none'";
 
 /// The most characters of a page's `<meta name="description">`: about what search engines show
 /// under a result.
-pub const DESCRIPTION: usize = 160;
+pub(crate) const DESCRIPTION: usize = 160;
 
 /// What every template gets (`base.html` uses it).
 #[derive(Serialize)]
@@ -120,7 +120,7 @@ struct Base<'a> {
 }
 
 /// One output page: a site path and its template context.
-pub struct Page {
+pub(crate) struct Page {
     pub path: String,
     pub template: &'static str,
     pub title: String,
@@ -157,12 +157,12 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    pub fn page_ctx(&'a self, path: String) -> PageCtx<'a> {
+    pub(crate) fn page_ctx(&'a self, path: String) -> PageCtx<'a> {
         PageCtx { r: self, path }
     }
 
     /// Render one page to HTML (the base context is added to its own, which is not copied).
-    pub fn render(&self, page: Page) -> Result<String> {
+    pub(crate) fn render(&self, page: Page) -> Result<String> {
         let p = self.page_ctx(page.path.clone());
         let root = if page.path == "404.html" && !self.offline {
             // 404.html is served at any depth: link from the site's base path.
@@ -225,7 +225,7 @@ pub fn escape(s: &str) -> String {
 /// an attribute needs; code's text needs only the first three). The text between two
 /// characters to escape is copied whole (they are all ASCII, so every cut falls between
 /// characters).
-pub fn escape_into(out: &mut String, s: &str, quotes: bool) {
+pub(crate) fn escape_into(out: &mut String, s: &str, quotes: bool) {
     let mut from = 0;
     for (i, b) in s.bytes().enumerate() {
         let entity = match b {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 /// Up to this many entries, `errors/` lists them all (grouped by domain); above, it lists the
 /// domains, whose pages list their entries: at 100,000 entries the whole list was 29 MB of HTML
 /// that no browser shows usefully, and the same lines again as the domains' pages.
-pub const LIST_ALL_ERRORS: usize = 1000;
+pub(crate) const LIST_ALL_ERRORS: usize = 1000;
 
 #[derive(Serialize, Clone)]
 struct Item {
@@ -155,7 +155,7 @@ impl<'c> Lists<'c> {
     }
 
     /// The page for `lp`, its context built now.
-    pub fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
+    pub(crate) fn page(&self, r: &Renderer<'_>, lp: &ListPage) -> Result<Page> {
         let b = ListBuilder { lists: self, r, lp };
         Ok(match &lp.kind {
             ListKind::Facet(f, k) => b.facet(*f, k),

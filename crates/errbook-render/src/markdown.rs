@@ -18,20 +18,20 @@ use serde::Serialize;
 
 /// One heading of the table of contents.
 #[derive(Debug, Clone, Serialize)]
-pub struct TocItem {
+pub(crate) struct TocItem {
     pub level: u8,
     pub id: String,
     pub title: String,
 }
 
 #[derive(Debug, Default)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     pub html: String,
     pub toc: Vec<TocItem>,
 }
 
 /// Where the Markdown is rendered: for links relative to the page.
-pub struct Place<'a> {
+pub(crate) struct Place<'a> {
     pub catalog: &'a Catalog,
     /// Site path of the page (`articles/x/`).
     pub page: &'a str,
@@ -39,7 +39,7 @@ pub struct Place<'a> {
 }
 
 /// Render `md`; `code(k, info, text)` gives the HTML of the k-th code block (0-based, in order).
-pub fn render(
+pub(crate) fn render(
     md: &str,
     place: &Place<'_>,
     code: impl FnMut(usize, &str, &str) -> String,
@@ -441,7 +441,7 @@ fn rewrite_link(dest: &str, kind: LinkType, place: &Place<'_>) -> Option<String>
 
 /// Text the catalog writes as a plain sentence (a workaround's bold summary): escaped, with
 /// backtick spans as code. Not Markdown, so `__name__` stays `__name__`.
-pub fn plain(text: &str) -> String {
+pub(crate) fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 1 {

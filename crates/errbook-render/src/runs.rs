@@ -10,7 +10,7 @@ use errbook_records::{Record, Verdict};
 
 /// A verdict chip: its words, CSS class, where it holds, and a tooltip.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Chip {
+pub(crate) struct Chip {
     pub word: String,
     pub class: String,
     /// "on H100 and H200", or for disagreeing environments "works on H100; failed on H200".
@@ -19,7 +19,7 @@ pub struct Chip {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub fn and_list(items: &[String]) -> String {
+pub(crate) fn and_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -28,7 +28,7 @@ pub fn and_list(items: &[String]) -> String {
 }
 
 /// The chip of `ev`; None for a part without runnable code.
-pub fn chip(ev: &Evidence<'_>, has_code: bool) -> Option<Chip> {
+pub(crate) fn chip(ev: &Evidence<'_>, has_code: bool) -> Option<Chip> {
     if !has_code {
         return None;
     }
@@ -95,7 +95,7 @@ fn unverified(ev: &Evidence<'_>) -> Chip {
 
 /// The "Verified on" table of a code block's runs (every fresh run, evidence or not), or the
 /// one stale run; empty when there is none.
-pub fn table(ev: &Evidence<'_>, runs: &[&Record]) -> String {
+pub(crate) fn table(ev: &Evidence<'_>, runs: &[&Record]) -> String {
     if runs.is_empty() {
         return String::new();
     }
@@ -120,7 +120,7 @@ pub fn table(ev: &Evidence<'_>, runs: &[&Record]) -> String {
 }
 
 /// One run's facts, under a summary naming its environment and verdict.
-pub fn run_details(ev: &Evidence<'_>, r: &Record, open: bool) -> String {
+pub(crate) fn run_details(ev: &Evidence<'_>, r: &Record, open: bool) -> String {
     let reading = r.verdict.reading(ev.role, &r.claim);
     format!(
         "<details class=\"run-record\"{}><summary>{}: <span class=\"verdict verdict-{}\">{}</span></summary>{}</details>",
@@ -134,7 +134,7 @@ pub fn run_details(ev: &Evidence<'_>, r: &Record, open: bool) -> String {
 
 /// What the run found, the root cause and the error it led to, crashed children, exit status,
 /// duration, GPU memory, environment, date and the log of one record.
-pub fn record_details(rec: &Record) -> String {
+pub(crate) fn record_details(rec: &Record) -> String {
     let mut out = String::new();
     if !rec.finding.is_empty() {
         out.push_str(&format!("<p class=\"finding\">{}</p>", esc(&rec.finding)));
@@ -246,12 +246,12 @@ fn process(origin: &str) -> String {
 }
 
 /// Whether runs of this verdict are shown open: readers must not miss a finding.
-pub fn opens(v: Verdict) -> bool {
+pub(crate) fn opens(v: Verdict) -> bool {
     v.is_finding()
 }
 
 /// `s` cut to `max` characters, with an ellipsis when cut.
-pub fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }

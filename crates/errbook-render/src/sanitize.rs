@@ -66,7 +66,7 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
 
 /// `html` with everything outside the allowlist removed; `ids`: the ids the caller generated
 /// for it (headings, labels, footnotes), the only ones kept.
-pub fn clean(html: &str, ids: &HashSet<String>) -> String {
+pub(crate) fn clean(html: &str, ids: &HashSet<String>) -> String {
     GENERATED_IDS.with(|g| {
         let mut g = g.borrow_mut();
         g.clear();

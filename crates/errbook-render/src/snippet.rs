@@ -5,7 +5,7 @@
 
 use super::escape as esc;
 use super::runs;
-pub use super::runs::truncate;
+pub(crate) use super::runs::truncate;
 use super::PageCtx;
 use crate::view::snippet::Part;
 use crate::view::SnippetView;
@@ -14,7 +14,12 @@ use errbook_records::{Record, Status};
 
 /// The HTML of a code block. `view` is None for a block the parser did not keep.
 /// The block's label ("Example 1: ...") is not repeated: the page shows it just above.
-pub fn render(ctx: &PageCtx<'_>, view: Option<&SnippetView<'_>>, info: &str, text: &str) -> String {
+pub(crate) fn render(
+    ctx: &PageCtx<'_>,
+    view: Option<&SnippetView<'_>>,
+    info: &str,
+    text: &str,
+) -> String {
     let snippet = view.map(|v| v.snippet);
     let lang = info.split_whitespace().next().unwrap_or("");
     let lang = if lang.is_empty() {

@@ -12,14 +12,14 @@ use std::path::Path;
 static DEFAULT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../themes/default");
 
 /// The theme's files, relative to its `templates/` and `static/` folders, with their bytes.
-pub struct Theme {
+pub(crate) struct Theme {
     pub templates: BTreeMap<String, String>,
     pub statics: BTreeMap<String, Vec<u8>>,
 }
 
 impl Theme {
     /// The embedded default theme, with the site's theme folder (if any) laid over it.
-    pub fn load(root: &Path, cfg: &Config) -> Result<Theme> {
+    pub(crate) fn load(root: &Path, cfg: &Config) -> Result<Theme> {
         let mut t = Theme {
             templates: BTreeMap::new(),
             statics: BTreeMap::new(),
@@ -52,7 +52,7 @@ impl Theme {
     }
 
     /// The Tera templates: every `.html` template, by its path under `templates/`.
-    pub fn tera(&self) -> Result<tera::Tera> {
+    pub(crate) fn tera(&self) -> Result<tera::Tera> {
         let mut tera = tera::Tera::default();
         let html = self.templates.iter().filter(|(k, _)| k.ends_with(".html"));
         let html: Vec<(&str, String)> = html.map(|(k, v)| (k.as_str(), compact(v))).collect();

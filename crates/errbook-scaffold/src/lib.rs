@@ -26,7 +26,7 @@ pub enum NewPage {
 }
 
 /// The template filled in for `id`; articles get `today` as their date.
-pub fn template(kind: PageKind, id: &str, today: chrono::NaiveDate) -> String {
+pub(crate) fn template(kind: PageKind, id: &str, today: chrono::NaiveDate) -> String {
     match kind {
         PageKind::Entry => {
             let domain = id.split('/').next().unwrap_or(id);

@@ -17,10 +17,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// BM25 saturation.
-pub const K1: f64 = 1.2;
+pub(crate) const K1: f64 = 1.2;
 
 /// Field weights: what a match in each field is worth.
-pub const FIELDS: &[(&str, f64, f64)] = &[
+pub(crate) const FIELDS: &[(&str, f64, f64)] = &[
     // (name, weight, length normalisation b)
     ("message", 4.0, 0.5),
     ("aliases", 3.0, 0.5),
@@ -50,10 +50,10 @@ pub struct Index {
 
 impl Index {
     /// The format's version.
-    pub const VERSION: u32 = 2;
+    pub(crate) const VERSION: u32 = 2;
 
     /// An index whose documents are held elsewhere (`DocRef`s beside it).
-    pub fn without_docs(arts: Vec<Art>, terms: Vec<String>, post: Vec<Vec<u32>>) -> Index {
+    pub(crate) fn without_docs(arts: Vec<Art>, terms: Vec<String>, post: Vec<Vec<u32>>) -> Index {
         Index {
             v: Index::VERSION,
             docs: Vec::new(),
@@ -82,7 +82,7 @@ pub struct Doc<S = String, L = Vec<String>>(
 );
 
 /// A `Doc` borrowed from the catalog.
-pub type DocRef<'a> = Doc<&'a str, &'a [String]>;
+pub(crate) type DocRef<'a> = Doc<&'a str, &'a [String]>;
 
 /// An article results link to: `[title, site path]`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -229,7 +229,7 @@ pub fn build(cat: &Catalog, graph: &Graph) -> Index {
 
 /// `build`, with the documents borrowed from `cat` rather than in the index (its `docs` left
 /// empty): what a build writes the files from.
-pub fn build_borrowed<'a>(cat: &'a Catalog, graph: &Graph) -> (Index, Vec<DocRef<'a>>) {
+pub(crate) fn build_borrowed<'a>(cat: &'a Catalog, graph: &Graph) -> (Index, Vec<DocRef<'a>>) {
     let by_entry = articles_by_entry(cat, graph);
     let (art_no, arts) = number_articles(cat, &by_entry);
     let disc = Discussions {

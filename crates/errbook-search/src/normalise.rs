@@ -27,7 +27,7 @@ pub struct Detected {
 }
 
 /// At most this many readings of one paste.
-pub const MAX_READINGS: usize = 4;
+pub(crate) const MAX_READINGS: usize = 4;
 
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")

@@ -15,10 +15,10 @@ use crate::rerank::{self, Query, RERANK};
 use crate::tokenise;
 use std::collections::{HashMap, HashSet};
 
-pub const MAX_QUERY_TERMS: usize = 48;
+pub(crate) const MAX_QUERY_TERMS: usize = 48;
 /// A reading this short, with no exception name, was typed: its last term is completed by
 /// prefix and misspelt terms are looked for (`expand`); anything else was pasted.
-pub const TYPED_TERMS: usize = 4;
+pub(crate) const TYPED_TERMS: usize = 4;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
@@ -42,7 +42,7 @@ impl Answer {
 }
 
 /// The query's terms: tokens of the normalised text, first occurrence of each.
-pub fn query_terms(detected: &Detected) -> Vec<String> {
+pub(crate) fn query_terms(detected: &Detected) -> Vec<String> {
     let mut seen = HashSet::new();
     tokenise::tokens(&detected.template)
         .into_iter()

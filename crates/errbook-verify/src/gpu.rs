@@ -134,13 +134,13 @@ impl Host {
 
     /// The environment a run needing `n` GPUs gets (the first `n`; the host's GPUs are taken to
     /// be of one model, as packing assumes).
-    pub fn env_for_count(&self, n: u32) -> Environment {
+    pub(crate) fn env_for_count(&self, n: u32) -> Environment {
         let ids: Vec<u32> = self.gpu_ids().into_iter().take(n as usize).collect();
         self.env_for(&ids)
     }
 
     /// The environment of a run given `used` GPUs.
-    pub fn env_for(&self, used: &[u32]) -> Environment {
+    pub(crate) fn env_for(&self, used: &[u32]) -> Environment {
         let mut e = self.env.clone();
         e.gpu_count = used.len() as u32;
         if let Some(g) = used

@@ -37,12 +37,11 @@ mod upkeep;
 mod wire;
 pub mod worker;
 
-pub use estimate::MemCap;
+pub(crate) use estimate::MemCap;
 pub use options::{
     GpuSelection, Options, Runner, SandboxChoice, SlurmChoice, SshHost, DEFAULT_LOG_BYTES,
 };
 pub use plan::{Action, Plan, Unit, UP_TO_DATE};
 pub use progress::{Event, Progress};
-pub use runner::sandbox::{SandboxKind, DEFAULT_TASKS};
 pub use session::run;
 pub use summary::{Done, Exit, Summary, CANCELLED, SKIPPED};

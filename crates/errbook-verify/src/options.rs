@@ -35,7 +35,7 @@ pub struct SshHost {
 
 impl SshHost {
     /// `user@host`, as ssh takes it.
-    pub fn destination(&self) -> String {
+    pub(crate) fn destination(&self) -> String {
         match &self.user {
             Some(u) => format!("{u}@{}", self.host),
             None => self.host.clone(),
@@ -43,7 +43,7 @@ impl SshHost {
     }
 
     /// `ssh://user@host:port`, as written.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         match self.port {
             Some(p) => format!("ssh://{}:{p}", self.destination()),
             None => format!("ssh://{}", self.destination()),
@@ -171,7 +171,7 @@ pub(crate) fn parse_mib(s: &str) -> Option<u64> {
 
 impl SandboxChoice {
     /// The sandbox every host gives runs: these choices over `cfg`'s.
-    pub fn spec(&self, cfg: &VerifyConfig) -> Result<SandboxSpec> {
+    pub(crate) fn spec(&self, cfg: &VerifyConfig) -> Result<SandboxSpec> {
         let kind = match self.kind {
             Some(k) => k,
             None => cfg.sandbox.parse()?,
@@ -209,7 +209,7 @@ pub enum GpuSelection {
 
 impl GpuSelection {
     /// The indices to restrict detection to; `None` for every GPU found.
-    pub fn only(&self) -> Option<&[u32]> {
+    pub(crate) fn only(&self) -> Option<&[u32]> {
         match self {
             GpuSelection::All => None,
             GpuSelection::None => Some(&[]),
@@ -270,7 +270,7 @@ pub struct Options {
 
 impl Options {
     /// The variables passed to runs: `verify.keep_env`'s names, then `--keep-env`'s.
-    pub fn kept_names(&self, cfg: &VerifyConfig) -> Vec<String> {
+    pub(crate) fn kept_names(&self, cfg: &VerifyConfig) -> Vec<String> {
         cfg.keep_env.iter().chain(&self.keep_env).cloned().collect()
     }
 }

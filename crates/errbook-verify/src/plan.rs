@@ -166,7 +166,7 @@ pub struct Plan {
 
 impl Plan {
     /// Positions in `units` of the units to run, in page order.
-    pub fn to_run(&self) -> Vec<usize> {
+    pub(crate) fn to_run(&self) -> Vec<usize> {
         (0..self.units.len())
             .filter(|&i| self.actions[i] == Action::Run)
             .collect()

@@ -51,7 +51,7 @@ pub enum Exit {
 
 impl Summary {
     /// Records whose run disagrees with the text.
-    pub fn findings(&self) -> usize {
+    pub(crate) fn findings(&self) -> usize {
         let done = self.done.iter();
         done.filter(|d| d.record.verdict.is_finding()).count()
     }

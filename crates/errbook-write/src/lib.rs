@@ -33,10 +33,10 @@ use errbook_core::error::{Error, IoContext, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-pub use stream::Stream;
+pub(crate) use stream::Stream;
 
 /// The file that marks a folder as errbook's output.
-pub const MARKER: &str = ".errbook";
+pub(crate) const MARKER: &str = ".errbook";
 const MARKER_TEXT: &str = "This folder is the output of errbook: each build replaces all of it.\n";
 
 /// A folder being filled with the next build's output.
@@ -52,7 +52,7 @@ pub struct Staging {
 }
 
 /// `.book.prev` beside `book/`.
-pub fn prev_dir(dest: &Path) -> PathBuf {
+pub(crate) fn prev_dir(dest: &Path) -> PathBuf {
     sibling(dest, "prev")
 }
 
@@ -265,7 +265,7 @@ fn write_new(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
 /// Write `bytes` to `base/rel`, creating folders. A file that already holds exactly these
 /// bytes (the staging folder is the output of the build before last) is left alone: reading
 /// it costs far less than truncating and rewriting it, and its mtime stays meaningful.
-pub fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     let to = base.join(rel);
     if same_bytes(&to, bytes) {
         return Ok(());

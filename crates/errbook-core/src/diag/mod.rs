@@ -130,7 +130,7 @@ impl Code {
         }
     }
 
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         if self.as_str().starts_with("W-") {
             Severity::Warning
         } else {
@@ -235,7 +235,7 @@ impl Diagnostic {
     }
 
     /// `path:line:col`, the location as users click it in a terminal or editor.
-    pub fn location(&self) -> String {
+    pub(crate) fn location(&self) -> String {
         format!("{}:{}:{}", self.path.display(), self.line, self.col)
     }
 

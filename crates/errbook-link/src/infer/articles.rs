@@ -43,7 +43,7 @@ struct Found {
 /// Discusses-candidates for `articles` (of `catalog`) that `wanted` asks for (the caller
 /// applies the threshold). A large catalog's candidates are many: callers take the articles in
 /// batches.
-pub fn infer(
+pub(crate) fn infer(
     catalog: &Catalog,
     ix: &Index,
     articles: &[Article],
@@ -396,7 +396,7 @@ fn best(ix: &Index, mut found: Vec<Found>) -> Vec<Found> {
 
 /// The errors a fresh record of each snippet shows (final, wrapped, crashed children), as
 /// `Exception: message` lines.
-pub fn recorded_errors<'a>(
+pub(crate) fn recorded_errors<'a>(
     a: &'a Article,
     records: Option<&RecordSet>,
 ) -> Vec<(&'a Snippet, String)> {
@@ -414,7 +414,7 @@ pub fn recorded_errors<'a>(
 }
 
 /// Every error message of one record.
-pub fn record_messages(r: &Record) -> Vec<String> {
+pub(crate) fn record_messages(r: &Record) -> Vec<String> {
     let mut v = Vec::new();
     if let (Some(e), Some(m)) = (&r.exception, &r.message) {
         v.push(format!("{e}: {m}"));

@@ -83,7 +83,7 @@ impl Coded {
 }
 
 /// The catalog's message templates and codes, indexed once.
-pub struct Index {
+pub(crate) struct Index {
     pub(super) templates: Vec<Kept>,
     pub(super) words: Words,
     pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
@@ -91,7 +91,7 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn new(catalog: &Catalog) -> Index {
+    pub(crate) fn new(catalog: &Catalog) -> Index {
         let mut words = Words::default();
         let mut templates: Vec<Kept> = Vec::new();
         let mut grams: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();

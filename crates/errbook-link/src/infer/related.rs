@@ -17,7 +17,7 @@ const PER_ENTRY: usize = 5;
 ///
 /// The candidates are ranked by score alone; the evidence of the few kept is made again then:
 /// every candidate's evidence, strings included, was held at once before.
-pub fn infer(catalog: &Catalog) -> Vec<Link> {
+pub(crate) fn infer(catalog: &Catalog) -> Vec<Link> {
     let f = Features::new(catalog);
     let mut cands = Vec::new();
     for a in 0..catalog.entries.len() {

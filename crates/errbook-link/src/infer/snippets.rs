@@ -33,7 +33,7 @@ const NEGATIVE_LABEL: &[&str] = &[
 ];
 
 /// A workaround's or dead end's named tokens.
-pub struct Named {
+pub(crate) struct Named {
     pub number: usize,
     pub dead_end: bool,
     pub toks: Vec<CodeTok>,
@@ -52,12 +52,12 @@ impl Named {
 }
 
 /// Tokens of every workaround (summary and detail) and dead end (summary) of entry `entry`.
-pub fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
+pub(crate) fn named(catalog: &Catalog, entry: usize) -> Vec<Named> {
     named_of(&catalog.entries[entry])
 }
 
 /// `named`, of the entry itself.
-pub fn named_of(e: &errbook_core::model::Entry) -> Vec<Named> {
+pub(crate) fn named_of(e: &errbook_core::model::Entry) -> Vec<Named> {
     let mut out = Vec::new();
     for w in &e.workarounds {
         let text = format!("{}\n{}", w.summary, w.detail);
@@ -78,7 +78,7 @@ pub fn named_of(e: &errbook_core::model::Entry) -> Vec<Named> {
 }
 
 /// Is the snippet presented as the problem (label or run claim)?
-pub fn is_negative(s: &Snippet) -> bool {
+pub(crate) fn is_negative(s: &Snippet) -> bool {
     if matches!(s.run.as_ref().map(|r| &r.claim), Some(Claim::Fails { .. })) {
         return true;
     }
@@ -93,7 +93,7 @@ pub fn is_negative(s: &Snippet) -> bool {
 
 /// Score one snippet against one workaround or dead end: weighted share of the named tokens the
 /// code has, 0 unless at least one strong token (a call, setting, identifier) matched.
-pub fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evidence>)> {
+pub(crate) fn score(n: &Named, s: &Snippet, have: &[CodeTok]) -> Option<(f64, Vec<Evidence>)> {
     if !n.toks.iter().any(|t| t.is_strong()) {
         return None;
     }
@@ -177,7 +177,7 @@ fn ran_into(
 }
 
 /// Candidates for the snippets of `pages` (pages linked to entry `entry`).
-pub fn infer(
+pub(crate) fn infer(
     catalog: &Catalog,
     entry: usize,
     pages: &[PageRef],

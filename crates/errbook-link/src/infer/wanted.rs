@@ -8,7 +8,7 @@ use errbook_core::model::Catalog;
 use std::collections::{HashMap, HashSet};
 
 /// What `infer::articles` is asked for (see the top of this file).
-pub struct Wanted {
+pub(crate) struct Wanted {
     /// Candidates scoring less than this are of no use, unless pinned.
     pub min: f64,
     /// Positions in `catalog.entries` by article ID: pairs whose candidate is of use whatever
@@ -19,7 +19,7 @@ pub struct Wanted {
 impl Wanted {
     /// Candidates scoring at least `min`, and those of the (article ID, entry ID) `pairs`
     /// (every entry of an ID: two entries can share one by mistake).
-    pub fn new<'a>(
+    pub(crate) fn new<'a>(
         catalog: &Catalog,
         min: f64,
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
@@ -47,7 +47,7 @@ impl Wanted {
     }
 
     /// The positions in `catalog.entries` of the entries pinned for `article`, in order.
-    pub fn pinned(&self, article: &str) -> &[usize] {
+    pub(crate) fn pinned(&self, article: &str) -> &[usize] {
         self.pinned.get(article).map_or(&[][..], |v| &v[..])
     }
 }

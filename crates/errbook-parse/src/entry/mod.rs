@@ -28,7 +28,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-pub const FRONT_KEYS: &[&str] = &["aliases", "tags", "related", "links", "draft"];
+pub(crate) const FRONT_KEYS: &[&str] = &["aliases", "tags", "related", "links", "draft"];
 
 /// What the readers of one entry share: where diagnostics go, and the entry's code blocks.
 struct Ctx<'a> {
@@ -133,7 +133,7 @@ fn read_front(fm: Option<&FrontMatter>, diags: &mut Diagnostics) -> Front {
 }
 
 /// Parse one entry file. Returns `None` when errors leave nothing sensible to build.
-pub fn parse(
+pub(crate) fn parse(
     path: &Path,
     src: &Arc<str>,
     default_timeout: u64,

@@ -53,7 +53,7 @@ fn weight(v: Verdict) -> u8 {
 
 impl<'a> Evidence<'a> {
     /// The evidence of the statuses of one block or of the runnable blocks of a part.
-    pub fn of(role: Role, statuses: &[&Status<'a>]) -> Evidence<'a> {
+    pub(crate) fn of(role: Role, statuses: &[&Status<'a>]) -> Evidence<'a> {
         let mut machines: Vec<Machine<'a>> = Vec::new();
         let mut not_evidence = Vec::new();
         let mut stale = None;
@@ -94,12 +94,12 @@ impl<'a> Evidence<'a> {
     }
 
     /// The machines, as readers name them, each once and in order: `H100`, `H200`.
-    pub fn machine_names(&self) -> Vec<String> {
+    pub(crate) fn machine_names(&self) -> Vec<String> {
         names(self.machines.iter().map(|m| m.run))
     }
 
     /// Each reader's word with the machines that gave it: `[("works", "ok", ["H100"]), ...]`.
-    pub fn by_word(&self) -> Vec<(Reading, Vec<String>)> {
+    pub(crate) fn by_word(&self) -> Vec<(Reading, Vec<String>)> {
         let mut out: Vec<(Reading, Vec<String>)> = Vec::new();
         for m in &self.machines {
             let name = m.run.env.machine();
@@ -113,7 +113,7 @@ impl<'a> Evidence<'a> {
     }
 
     /// The reading all machines share (`Agree`), if they do.
-    pub fn reading(&self) -> Option<Reading> {
+    pub(crate) fn reading(&self) -> Option<Reading> {
         match self.outcome {
             Outcome::Agree(_) => self.machines.first().map(|m| m.reading),
             _ => None,
@@ -122,7 +122,7 @@ impl<'a> Evidence<'a> {
 
     /// Where a workaround stands in its list: what works first, then what works in some
     /// environments, then what was not run (or only timed out), then what failed.
-    pub fn rank(&self) -> u8 {
+    pub(crate) fn rank(&self) -> u8 {
         match self.outcome {
             Outcome::Agree(Verdict::Confirmed) => 0,
             Outcome::Disagree => 1,
@@ -151,7 +151,7 @@ fn add<'a>(machines: &mut Vec<Machine<'a>>, role: Role, r: &'a Record) {
 }
 
 /// The machine names of `runs`, each once, sorted.
-pub fn names<'a>(runs: impl Iterator<Item = &'a Record>) -> Vec<String> {
+pub(crate) fn names<'a>(runs: impl Iterator<Item = &'a Record>) -> Vec<String> {
     let mut v: Vec<String> = runs.map(|r| r.env.machine()).collect();
     v.sort();
     v.dedup();

@@ -10,12 +10,12 @@
 
 pub mod article;
 pub mod entry;
-pub mod evidence;
-pub mod snippet;
+pub(crate) mod evidence;
+pub(crate) mod snippet;
 
-pub use article::ArticleView;
-pub use entry::{EntryView, FixView, Verification};
-pub use snippet::SnippetView;
+pub(crate) use article::ArticleView;
+pub(crate) use entry::{EntryView, FixView, Verification};
+pub(crate) use snippet::SnippetView;
 
 use errbook_core::model::{Catalog, Entry, Snippet};
 use errbook_link::{Graph, Link, Node};

@@ -39,7 +39,7 @@ pub enum Part<'a> {
 
 impl<'a> Resolver<'a> {
     /// The views of every code block of `page`, in order.
-    pub fn snippets(&self, page: Page<'a>) -> Vec<SnippetView<'a>> {
+    pub(crate) fn snippets(&self, page: Page<'a>) -> Vec<SnippetView<'a>> {
         let page_ref = page.reference();
         let all = page.snippets();
         all.iter()
@@ -57,7 +57,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// What the runs of the runnable blocks `idx` of entry `e` say, in the words of `role`.
-    pub fn part_evidence(&self, e: &'a Entry, idx: &[usize], role: Role) -> Evidence<'a> {
+    pub(crate) fn part_evidence(&self, e: &'a Entry, idx: &[usize], role: Role) -> Evidence<'a> {
         let page = Page::Entry(e).reference();
         let statuses: Vec<Status<'a>> = idx
             .iter()

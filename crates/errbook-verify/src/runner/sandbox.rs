@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 /// Tasks (processes and threads) a run may have at once by default: a PyTorch run with
 /// DataLoader workers on a many-core host has a thousand or more.
-pub const DEFAULT_TASKS: u64 = 8192;
+pub(crate) const DEFAULT_TASKS: u64 = 8192;
 
 /// How runs are contained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -30,7 +30,7 @@ pub enum SandboxKind {
 
 /// What the session asks of the sandbox on every host.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SandboxSpec {
+pub(crate) struct SandboxSpec {
     pub kind: SandboxKind,
     /// The bwrap binary (a path, or a name on `PATH`); `None`: `bwrap` on `PATH`.
     pub bwrap: Option<PathBuf>,
