@@ -12,7 +12,7 @@
 // files that the query before it read too.
 //
 //   node compute.cjs SITE [N]            (TYPED=1: the first words of each message instead,
-//                                        the last cut short; JS=DIR: the theme's scripts there;
+//                                        the last cut short; JS=DIR: the theme's scripts there (default: SITE/theme);
 //                                        SHARED=1: also the medians by how many entries have the
 //                                        pasted message, read from every entries' shard)
 "use strict";
@@ -20,10 +20,12 @@ const fs = require("fs");
 const path = require("path");
 const crypto = require("crypto");
 
-const JS = process.env.JS || path.join(__dirname, "../../themes/default/static");
+const SITE = process.argv[2];
+// The site's own scripts by default: the theme's search-rank.js gets the numbers it shares with
+// the Rust ranking from errbook when a site is built.
+const JS = process.env.JS || path.join(SITE || ".", "theme");
 const rank = require(path.join(JS, "search-rank.js"));
 const index = require(path.join(JS, "search-index.js"));
-const SITE = process.argv[2];
 const N = Number(process.argv[3] || 20);
 if (!SITE) {
   console.error("usage: node compute.cjs SITE [N]");

@@ -93,12 +93,20 @@ fn agree_cut(root: &Path, queries: &[String], layout: &errbook_search::Layout) {
     println!("{} queries agree", queries.len());
 }
 
-/// Run the node script at `script` with the theme's search-rank.js and `args`; its stdout.
+/// Run the node script at `script` with the theme's search-rank.js, as a site ships it (the
+/// numbers it shares with the Rust ranking put in), and `args`; its stdout.
 fn run_node(script: &Path, args: &[&std::ffi::OsStr]) -> Vec<u8> {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let theme = std::fs::read_to_string(crate_dir.join("themes/default/static/search-rank.js"));
+    let rank = errbook_search::fill_rank_script(&theme.unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let rank_path = dir.path().join("search-rank.js");
+    std::fs::write(&rank_path, rank).unwrap();
+    let index_js = crate_dir.join("themes/default/static/search-index.js");
+    std::fs::copy(index_js, dir.path().join("search-index.js")).unwrap();
     let out = Command::new("node")
         .arg(script)
-        .arg(crate_dir.join("themes/default/static/search-rank.js"))
+        .arg(&rank_path)
         .args(args)
         .output()
         .unwrap();

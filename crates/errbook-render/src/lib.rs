@@ -130,16 +130,6 @@ pub(crate) struct Page {
 }
 
 impl<'a> Renderer<'a> {
-    pub fn new(
-        root: &Path,
-        cfg: &'a Config,
-        catalog: &'a Catalog,
-        offline: bool,
-    ) -> Result<Renderer<'a>> {
-        let look = std::sync::Arc::new(Look::load(root, cfg)?);
-        Ok(Renderer::with_look(look, cfg, catalog, offline))
-    }
-
     /// A renderer with a theme already loaded.
     pub fn with_look(
         look: std::sync::Arc<Look>,

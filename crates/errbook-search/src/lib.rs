@@ -5,12 +5,14 @@
 //! readings of the error it reports) with `template` (placeholders for what varies),
 //! `tokenise` (template -> terms), `format` (the inverted index with BM25F impacts), `rank` (a
 //! paste against it: `expand` looks terms up, `rerank` matches messages), `shards` (the index
-//! cut into the site's files as `layout` says; `tiers`, a common term's postings by impact).
+//! cut into the site's files as `layout` says; `tiers`, a common term's postings by impact);
+//! `js` puts the numbers the browser's ranking shares with this crate into its script.
 
 mod clean;
 mod expand;
 pub mod format;
 mod gather;
+mod js;
 mod layout;
 pub mod normalise;
 pub mod rank;
@@ -27,6 +29,7 @@ use errbook_link::Graph;
 
 pub use format::{build, Art, Doc, Index};
 pub use gather::{terms as gather_terms, Vocab};
+pub use js::fill as fill_rank_script;
 pub use layout::Layout;
 pub use normalise::{readings, Detected};
 pub use rank::{search, Answer, Hit};

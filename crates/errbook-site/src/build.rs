@@ -189,7 +189,8 @@ fn render_into(
     let offline = opts.offline;
     let t = errbook_core::timings::stage("render");
     let cat = &analysis.catalog;
-    let mut r = Renderer::new(root, cfg, cat, offline)?;
+    let look = std::sync::Arc::new(super::theme::load(root, cfg)?);
+    let mut r = Renderer::with_look(look, cfg, cat, offline);
     let reread = analysis.lean_entries.then_some(root);
     r.highlights = match memo {
         Some(m) => m,

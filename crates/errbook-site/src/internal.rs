@@ -72,7 +72,8 @@ impl Site {
     fn render(root: &Path, cfg: &Config, analysis: &Analysis, records: &RecordSet) -> Result<Site> {
         use rayon::prelude::*;
         let cat = &analysis.catalog;
-        let r = Renderer::new(root, cfg, cat, false)?;
+        let look = std::sync::Arc::new(super::theme::load(root, cfg)?);
+        let r = Renderer::with_look(look, cfg, cat, false);
         let resolver = Resolver::new(cat, &analysis.graph, records);
         let pages: Vec<(String, HashSet<String>, Option<String>)> = jobs(cat, r.lists.pages.len())
             .par_iter()

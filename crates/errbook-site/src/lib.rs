@@ -12,6 +12,7 @@ mod query;
 mod repeated;
 mod reread;
 mod snapshot;
+mod theme;
 mod workspace;
 
 pub use analysis::{analyse, analyse_with, Analysis, Scope};

@@ -124,7 +124,7 @@ impl Workspace {
         )?;
         let look = match self.look.take() {
             Some(look) => look,
-            None => Arc::new(Look::load(&root, &cfg)?),
+            None => Arc::new(super::theme::load(&root, &cfg)?),
         };
         (self.cfg, self.look, self.records) =
             (Some(cfg.clone()), Some(look.clone()), Some(records.clone()));

@@ -8,7 +8,7 @@
 (function () {
   "use strict";
 
-  // ---- expand (crates/errbook-search/src/expand.rs) -------------------------------------------------------
+  // ---- expand (crates/errbook-search/src/expand.rs) ---------------------------------------------
   var PREFIX_FACTOR = 0.8, MAX_PREFIX = 30, TYPO1 = 0.7, TYPO2 = 0.5;
 
   function idf(n, df) {
@@ -213,7 +213,7 @@
     });
   }
 
-  // ---- the first pass where long terms are in impact tiers (crates/errbook-search/src/tiers.rs) -----------
+  // ---- the first pass where long terms are in impact tiers (crates/errbook-search/src/tiers.rs) ---
   // A query's first pass, kept from one round to the next: `rounds` runs search() again once a
   // round's files are in, and each run folds in only the lists the one before had not (at a
   // million entries a paste meets 400,000 documents over six rounds; folding every tier again

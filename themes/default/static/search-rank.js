@@ -3,11 +3,13 @@
 // the same pastes and compares readings, terms, ranking and scores. A classic script (no
 // modules, so that offline bundles work from file://) that sets window.errbookRank, after
 // search-index.js (expand, and the views of a whole or sharded index); search.js is the page
-// around it. In node, module.exports.
+// around it. In node, module.exports. The numbers it shares with the ranking in Rust are written
+// there only: errbook puts each `/* errbook: NAME, ... */` as `var NAME = value, ...;` when it
+// loads the theme (crates/errbook-search/src/js.rs).
 (function () {
   "use strict";
 
-  // ---- clean (crates/errbook-search/src/clean.rs) ---------------------------------------------------------
+  // ---- clean (crates/errbook-search/src/clean.rs) -----------------------------------------------
   var ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
   var RANK = /^(?:\[(?:rank|default)\s*([0-9]+)\]:|\[\s*[Rr]ank\s*([0-9]+)\s*\])\s*/;
   var PREFIX = new RegExp("^(?:" + [
@@ -61,7 +63,7 @@
   // A paste is hostile input too: at most MAX_PASTE characters (code points; beyond it the
   // first PASTE_HEAD and the rest from the end, joined by a line break), and no word (a run
   // between white space) longer than MAX_WORD, which keeps every pattern here linear.
-  var MAX_PASTE = 20000, PASTE_HEAD = 4000, MAX_WORD = 256;
+  /* errbook: MAX_PASTE, PASTE_HEAD, MAX_WORD */
   function isSpace(c) { return c === 32 || c === 9 || c === 10 || c === 13 || c === 12; }
   // The length in UTF-16 units of the code point at s[i].
   function unit(s, i) {
@@ -106,7 +108,7 @@
     return idx.map(function (i) { return cleanLine(raw[i]); });
   }
 
-  // ---- template (crates/errbook-search/src/template.rs) ---------------------------------------------------
+  // ---- template (crates/errbook-search/src/template.rs) -----------------------------------------
   var ADVICE = new RegExp("(?:" + [
     "If reserved (?:but unallocated )?memory is (?:large|>> allocated memory) try setting [A-Za-z_=:]+ to avoid fragmentation\\.?",
     "See documentation for Memory Management(?: and PYTORCH_CUDA_ALLOC_CONF| *\\([^)]*\\))?",
@@ -132,8 +134,8 @@
     return s.trim().replace(/\s+/g, " ");
   }
 
-  // ---- normalise: the readings of a paste (crates/errbook-search/src/normalise.rs) ------------------------
-  var MAX_READINGS = 4;
+  // ---- normalise: the readings of a paste (crates/errbook-search/src/normalise.rs) --------------
+  /* errbook: MAX_READINGS */
   var EXC = "((?:[A-Za-z_][A-Za-z0-9_]*\\.)*([A-Za-z][A-Za-z0-9_]*(?:Error|Exception|Interrupt|Exit|Warning|Failure)))";
   var EXC_LINE = new RegExp("^" + EXC + "\\s*(?::\\s*(.*))?$");
   var EXC_INLINE = new RegExp("(^|[^A-Za-z0-9.])[*_]*([\"'`\u201c\u2018\u300c(]?)" + EXC + ":\\s*(\\S.*)$");
@@ -275,7 +277,7 @@
 
   function normalise(text) { return readings(text)[0] || { exception: null, template: "" }; }
 
-  // ---- tokenise (crates/errbook-search/src/tokenise.rs) ---------------------------------------------------
+  // ---- tokenise (crates/errbook-search/src/tokenise.rs) -----------------------------------------
   var PLACEHOLDER = /<(?:n|path|hex|size|str|url)>/g;
   var WORD = /[a-z0-9]+(?:[-_][a-z0-9]+)*/g;
   var STOP = {}, GENERIC = {};
@@ -326,7 +328,7 @@
 
   // ---- expand and the index's views: search-index.js (window.errbookIndexView) ------------
   var X = typeof module !== "undefined" && module.exports ? require("./search-index.js") : window.errbookIndexView;
-  var MAX_QUERY_TERMS = 48, TYPED_TERMS = 4;
+  /* errbook: MAX_QUERY_TERMS, TYPED_TERMS */
   var idf = X.idf, osa = X.osa, expand = X.expand, view = X.view, sharded = X.sharded, before = X.before;
 
   // search() over a sharded view, fetching what each run missed until none is: search-index.js.
@@ -339,10 +341,10 @@
     return Promise.all(ix.missing().map(ix.load));
   }
 
-  // ---- rerank (crates/errbook-search/src/rerank.rs) -------------------------------------------------------
-  var RERANK = 24, COVER_CAP = 4.0, ENOUGH = 0.5, DISTINCT_CAP = 1.0, LOOKALIKE = 0.6;
-  var LOOKALIKE_TOP = 6, SHARED_ONLY = 0.35, FIRST_PASS = 0.02, GENERIC_WEIGHT = 0.25;
-  var SUBSTITUTION = 1.0, CODE_MISMATCH = 0.2;
+  // ---- rerank (crates/errbook-search/src/rerank.rs) ---------------------------------------------
+  /* errbook: RERANK, COVER_CAP, ENOUGH, DISTINCT_CAP, LOOKALIKE */
+  /* errbook: LOOKALIKE_TOP, SHARED_ONLY, FIRST_PASS, GENERIC_WEIGHT */
+  /* errbook: SUBSTITUTION, CODE_MISMATCH */
 
   function genericWeight(t, w) { return GENERIC[t] === true ? w * GENERIC_WEIGHT : w; }
   // An entry's texts (message, then aliases): terms in order, and each distinct term with its
@@ -477,7 +479,7 @@
     factors.forEach(function (f, k) { out[k].score *= f; });
   }
 
-  // ---- rank (crates/errbook-search/src/rank.rs) -----------------------------------------------------------
+  // ---- rank (crates/errbook-search/src/rank.rs) -------------------------------------------------
   function queryTerms(detected) {
     var seen = {}, out = [];
     tokens(detected.template).forEach(function (t) {
@@ -569,7 +571,7 @@
   }
 
   // search.weak_score's default; the page passes the site's own.
-  var DEFAULT_WEAK = 0.35;
+  /* errbook: DEFAULT_WEAK */
 
   // Each reading in turn: the first whose best entry is confident, else the best of them.
   // A sharded view that misses something stops at that reading (query() fetches and asks again).
