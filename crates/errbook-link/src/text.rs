@@ -148,18 +148,15 @@ pub(crate) fn after_exception<'a>(message: &'a str, exception: Option<&str>) -> 
     }
 }
 
-/// A 64-bit hash of a token n-gram (FNV-1a; used only as a hash-map key within one run).
+/// A 64-bit hash of a token n-gram, the same for the same words within a process: a hash-map
+/// key (foldhash, with the seed fixed).
 pub(crate) fn gram_hash<S: AsRef<str>>(words: &[S]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = foldhash::fast::FixedState::default().build_hasher();
     for w in words {
-        for b in w.as_ref().bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100000001b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x100000001b3);
+        w.as_ref().hash(&mut h);
     }
-    h
+    h.finish()
 }
 
 /// 1-based line of a byte offset (what article inference finds by a search instead:
