@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// mimalloc: glibc's per-thread arenas fragmented under rayon (a 100,000-entry build peaked near
-/// 3 GB) and malloc/free were a seventh of the build's CPU time. Its options: `cmd::memory`.
+/// 3 GB) and malloc/free were a seventh of the build's CPU time. Its defaults are kept.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -79,7 +79,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    cmd::memory::tune();
     let cli = Cli::parse();
     let root = cli.root.unwrap_or_else(|| PathBuf::from("."));
     let result = match cli.command {

@@ -4,7 +4,6 @@
 pub(crate) mod build;
 pub(crate) mod check;
 pub(crate) mod init;
-pub(crate) mod memory;
 pub(crate) mod new;
 pub(crate) mod search;
 pub(crate) mod serve;

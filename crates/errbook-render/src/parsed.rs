@@ -1,18 +1,20 @@
-//! Lines of code as syntect parsed them, remembered for the whole process. Parsing a line is a
+//! Lines of code as syntect parsed them, remembered by each render thread. Parsing a line is a
 //! pure function of the line, the parser's state before it and the scopes open before it: the
 //! same three give the same tokens and the same state after. Code blocks that differ repeat most
 //! of their lines (`import torch`, `pip install`, a call with another number), so a line seen
 //! before in the same state costs a lookup instead of syntect's regular expressions. What comes
-//! out is exactly what parsing gives; only the work is skipped. The render threads share what
-//! they remember (a lock held for a lookup or an insert, never while parsing).
+//! out is exactly what parsing gives; only the work is skipped. Each render thread remembers
+//! what it parsed itself: a state may hold a regular expression's captures, which syntect does
+//! not let another thread have.
 //!
 //! The memory is bounded: past `MAX_LINES` remembered lines everything is forgotten and
 //! remembering starts again, so a catalog of a million different lines keeps its memory flat.
 
 use super::syntaxes::SYNTAXES;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::rc::Rc;
 use syntect::easy::ScopeRangeIterator;
 use syntect::parsing::{ParseState, Scope, ScopeStack};
 
@@ -30,15 +32,6 @@ struct Parsed {
     tokens: Vec<(Option<&'static str>, Range<usize>)>,
 }
 
-// SAFETY: a `Parsed` is neither `Send` nor `Sync` only because a `ParseState` may hold an onig
-// `Region` (a regular expression's captures), which is two raw pointers to buffers onig
-// allocates with malloc and frees on drop. Those buffers belong to the `Region` alone (a clone
-// copies them), have no tie to the thread that made them, and are only read once the `Parsed`
-// is made (`==` and `clone_from` read them): moving one to another thread, or reading it from
-// two, is what any owned heap buffer allows.
-unsafe impl Send for Parsed {}
-unsafe impl Sync for Parsed {}
-
 /// States remembered per line: a line seen in more states is parsed again in the others. (A
 /// state that holds a regular expression's captures, as in a heredoc, never equals another:
 /// onig compares their buffers' addresses. Such lines miss every time, and stop here.)
@@ -48,12 +41,15 @@ const MAX_STATES: usize = 4;
 #[derive(Default)]
 struct Seen {
     /// line -> each state it was parsed in (almost always one).
-    lines: HashMap<Box<str>, Vec<Arc<Parsed>>>,
+    lines: HashMap<Box<str>, Vec<Rc<Parsed>>>,
     /// How many `Parsed` `lines` holds.
     count: usize,
 }
 
-static SEEN: LazyLock<Mutex<Seen>> = LazyLock::new(|| Mutex::new(Seen::default()));
+thread_local! {
+    /// What this thread remembers.
+    static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
+}
 
 /// Parse `line` (with highlight's syntaxes, the one set whose contexts states name) from
 /// `state` and `stack`, calling `token(class, text)` for every token that is not empty, `class`
@@ -75,12 +71,11 @@ pub(super) fn parse_line(
         }
         return Some(());
     }
-    let known = SEEN.lock().ok().and_then(|seen| {
-        seen.lines.get(line).and_then(|ps| {
-            ps.iter()
-                .find(|p| p.before.0 == *state && p.before.1 == *stack)
-                .cloned()
-        })
+    let known = SEEN.with_borrow(|seen| {
+        let ps = seen.lines.get(line)?;
+        (ps.iter())
+            .find(|p| p.before.0 == *state && p.before.1 == *stack)
+            .cloned()
     });
     if let Some(p) = known {
         for (class, range) in &p.tokens {
@@ -95,25 +90,24 @@ pub(super) fn parse_line(
     for (class, range) in &tokens {
         token(*class, line.get(range.clone())?);
     }
-    let p = Arc::new(Parsed {
+    let p = Rc::new(Parsed {
         before,
         after: (state.clone(), stack.clone()),
         tokens,
     });
-    // A lock another thread poisoned only costs the remembering.
-    if let Ok(mut seen) = SEEN.lock() {
+    SEEN.with_borrow_mut(|seen| {
         if seen.count >= MAX_LINES {
             *seen = Seen::default();
         }
         match seen.lines.get_mut(line) {
-            Some(ps) if ps.len() >= MAX_STATES => return Some(()),
+            Some(ps) if ps.len() >= MAX_STATES => return,
             Some(ps) => ps.push(p),
             None => {
                 seen.lines.insert(line.into(), vec![p]);
             }
         }
         seen.count += 1;
-    }
+    });
     Some(())
 }
 
@@ -181,8 +175,9 @@ mod tests {
                 assert_eq!(tokens(code, true), tokens(code, false), "{code}");
             }
         }
-        let s = SEEN.lock().unwrap();
-        assert!(s.lines.get("x = 1\n").is_some_and(|ps| ps.len() >= 2));
-        assert_eq!(s.count, s.lines.values().map(Vec::len).sum::<usize>());
+        SEEN.with_borrow(|s| {
+            assert!(s.lines.get("x = 1\n").is_some_and(|ps| ps.len() >= 2));
+            assert_eq!(s.count, s.lines.values().map(Vec::len).sum::<usize>());
+        });
     }
 }

@@ -78,18 +78,6 @@ pub struct Scope {
 
 /// `analyse`, choosing what it takes in.
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
-    analyse_then(root, cfg, scope, &mut |_, _| {})
-}
-
-/// `analyse_with`, telling `parsed` of the catalog (drafts left out as the scope says) and the
-/// diagnostics so far once it is parsed, before the link stage: a build starts making the
-/// pages' folders then, beside the link stage.
-pub(crate) fn analyse_then(
-    root: &Path,
-    cfg: &Config,
-    scope: Scope,
-    parsed: &mut dyn FnMut(&Catalog, &Diagnostics),
-) -> Result<Analysis> {
     use errbook_core::timings::stage;
     let mut diags = Diagnostics::default();
     let (files, mut catalog, highlights, lean_entries, vocab) = if !scope.lean {
@@ -115,7 +103,7 @@ pub(crate) fn analyse_then(
     }
     let records = RecordSet::load(root, cfg)?;
     let parsed_files = (files, catalog);
-    let mut analysis = link_stage(root, cfg, scope, parsed_files, (diags, &records), parsed)?;
+    let mut analysis = link_stage(root, cfg, scope, parsed_files, (diags, &records))?;
     analysis.highlights = highlights;
     analysis.lean_entries = lean_entries;
     analysis.search_vocab = vocab;
@@ -136,23 +124,20 @@ pub(crate) fn analyse_then(
     Ok(analysis)
 }
 
-/// The stages after parse: drafts left out as the scope says (`parsed` is told of the catalog
-/// then), the link stage over the catalog, the files' texts and the records, and every
-/// diagnostic sorted.
-/// `analyse_then` and the workspace, which parses files as they change, both end here.
+/// The stages after parse: drafts left out as the scope says, the link stage over the catalog,
+/// the files' texts and the records, and every diagnostic sorted. `analyse_with` and the
+/// workspace, which parses files as they change, both end here.
 pub(super) fn link_stage(
     root: &Path,
     cfg: &Config,
     scope: Scope,
     (files, mut catalog): (Vec<SourceFile>, Catalog),
     (mut diags, records): (Diagnostics, &RecordSet),
-    parsed: &mut dyn FnMut(&Catalog, &Diagnostics),
 ) -> Result<Analysis> {
     use errbook_core::timings::stage;
     if !scope.drafts {
         catalog.drop_drafts();
     }
-    parsed(&catalog, &diags);
     let t = stage("link");
     let texts = if scope.lean {
         errbook_link::explicit::texts_or_read(&files, Some(root))

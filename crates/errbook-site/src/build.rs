@@ -1,7 +1,7 @@
 //! The build: analyse, then render every page and file of the site into a staging folder and
 //! swap it in (`write`). On content errors nothing is written and the old output stays whole.
 
-use super::analysis::{analyse_then, Analysis, Scope};
+use super::analysis::{Analysis, Scope};
 use errbook_core::config::{Config, EntryJson};
 use errbook_core::diag::Diagnostics;
 use errbook_core::error::Result;
@@ -60,17 +60,20 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
             review: false,
             lean: true,
         };
-        let (mut analysis, records, stage, ahead) = analyse_and_stage(root, cfg, opts, scope)?;
+        let mut analysis = super::analyse_with(root, cfg, scope)?;
+        if analysis.diags.has_errors() {
+            return Err(errbook_core::error::Error::Content {
+                errors: analysis.diags.error_count(),
+                diags: analysis.diags,
+            });
+        }
+        let records = RecordSet::load(root, cfg)?;
+        let stage = errbook_write::Staging::new(&opts.dest)?;
         // Rendering reads the model, not the sources: free the articles' texts too.
         analysis.files = Vec::new();
         let memo = analysis.highlights.take();
         let vocab = analysis.search_vocab.take();
         let render = render_into(root, cfg, &analysis, &records, opts, &stage, memo, vocab);
-        match (&render, ahead) {
-            // Every page is written: its folder is there, so the thread has no more to make.
-            (Ok(_), Some(ahead)) => ahead.wait(),
-            (_, ahead) => drop(ahead),
-        }
         let (pages, files) = match render {
             Ok(counts) => counts,
             Err(e) => {
@@ -97,77 +100,6 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
     } else {
         run()
     }
-}
-
-/// What the build renders from: the analysis (without content errors), the records, the
-/// staging folder and the thread making the pages' folders in it.
-type Staged = (
-    Analysis,
-    RecordSet,
-    errbook_write::Staging,
-    Option<errbook_write::Ahead>,
-);
-
-/// Analyse; once the catalog parsed without errors, make the staging folder and start making
-/// the pages' folders in it, beside the link stage (`write::Ahead`). A build that stops here
-/// (content errors, records that cannot be read) leaves no staging folder it made.
-fn analyse_and_stage(
-    root: &Path,
-    cfg: &Config,
-    opts: &BuildOptions,
-    scope: Scope,
-) -> Result<Staged> {
-    let mut early: Option<Result<errbook_write::Staging>> = None;
-    let mut ahead = None;
-    let analysed = analyse_then(root, cfg, scope, &mut |cat, diags| {
-        if diags.has_errors() {
-            return;
-        }
-        let stage = errbook_write::Staging::new(&opts.dest);
-        if let Ok(s) = &stage {
-            ahead = s.make_ahead(page_dirs(cat));
-        }
-        early = Some(stage);
-    });
-    let give_up = |ahead: Option<errbook_write::Ahead>, early: Option<Result<_>>| {
-        drop(ahead);
-        if let Some(Ok(stage)) = early {
-            errbook_write::Staging::discard(stage);
-        }
-    };
-    let records = analysed.and_then(|a| Ok((a, RecordSet::load(root, cfg)?)));
-    let (analysis, records) = match records {
-        Ok((a, _)) if a.diags.has_errors() => {
-            give_up(ahead, early);
-            return Err(errbook_core::error::Error::Content {
-                errors: a.diags.error_count(),
-                diags: a.diags,
-            });
-        }
-        Ok(done) => done,
-        Err(e) => {
-            give_up(ahead, early);
-            return Err(e);
-        }
-    };
-    let stage = match early {
-        Some(stage) => stage?,
-        None => errbook_write::Staging::new(&opts.dest)?,
-    };
-    Ok((analysis, records, stage, ahead))
-}
-
-/// The folders of the entries' and articles' pages, in the order they are rendered.
-fn page_dirs(cat: &errbook_core::model::Catalog) -> Vec<String> {
-    let entries = cat.entries.iter().map(|e| errbook_core::urls::entry(&e.id));
-    let articles = cat
-        .articles
-        .iter()
-        .map(|a| errbook_core::urls::article(&a.id));
-    entries
-        .chain(articles)
-        .map(|p| p.trim_end_matches('/').to_string())
-        .collect()
 }
 
 /// Render every page and file of the site into `stage`; returns (pages, files).

@@ -114,14 +114,7 @@ impl Workspace {
             lean: false,
         };
         let parsed = (files, catalog);
-        let analysis = link_stage(
-            &root,
-            &cfg,
-            scope,
-            parsed,
-            (diags, &records),
-            &mut |_, _| {},
-        )?;
+        let analysis = link_stage(&root, &cfg, scope, parsed, (diags, &records))?;
         let look = match self.look.take() {
             Some(look) => look,
             None => Arc::new(super::theme::load(&root, &cfg)?),

@@ -7,7 +7,7 @@
 //! and deleting tens of thousands of them on every build (the profile of a 10,000-entry build
 //! showed a third of its time in ext4's inode allocation after the previous output was deleted).
 //! When there is no previous output, the staging folder is made new: nothing in it needs
-//! comparing or deleting, and its folders are made as `dirs` says (spread over the disk).
+//! comparing or deleting.
 //!
 //! A build may be killed at any instant, run twice at once, or fill the disk, and the output
 //! stays the previous site or the new one, whole:
@@ -21,13 +21,9 @@
 //! - the output carries a marker (`MARKER`): a folder that is not empty and has none is not
 //!   errbook's, and a build refuses to replace it (and so to delete its files at the next build).
 
-mod ahead;
-mod dirs;
 mod lock;
 mod stream;
 mod swap;
-
-pub use ahead::Ahead;
 
 use errbook_core::error::{Error, IoContext, Result};
 use std::collections::HashSet;
@@ -82,7 +78,6 @@ impl Staging {
         let fresh = !dir.is_dir();
         if fresh {
             std::fs::create_dir_all(&dir).at(&dir)?;
-            dirs::spread_children(&dir);
         }
         Ok(Staging {
             dir,
@@ -93,15 +88,8 @@ impl Staging {
         })
     }
 
-    /// In a staging folder this build made, start making `dirs` (relative, `/` separators) on
-    /// a thread of their own, ahead of the files written into them (`ahead`); in one left by
-    /// the build before, they are there already. Drop what it returns before the commit.
-    pub fn make_ahead(&self, dirs: Vec<String>) -> Option<Ahead> {
-        self.fresh.then(|| ahead::start(self.dir.clone(), dirs))
-    }
-
     /// Give up this build before anything was written: a staging folder this build made (it
-    /// holds at most folders made ahead) is deleted, as if the build had not started.
+    /// is empty) is deleted, as if the build had not started.
     pub fn discard(self) {
         if self.fresh {
             let _ = std::fs::remove_dir_all(&self.dir);
@@ -142,7 +130,7 @@ impl Staging {
         }
         let to = self.dir.join(rel);
         if let Some(p) = to.parent() {
-            dirs::make_for_file(p)?;
+            std::fs::create_dir_all(p).at(p)?;
         }
         Stream::start(to, self.fresh)
     }
@@ -257,7 +245,7 @@ fn dir_is_empty(p: &Path) -> bool {
 fn write_new(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     let to = base.join(rel);
     if let Some(p) = to.parent() {
-        dirs::make_for_file(p)?;
+        std::fs::create_dir_all(p).at(p)?;
     }
     std::fs::write(&to, bytes).at(&to)
 }
@@ -274,7 +262,7 @@ pub(crate) fn write_file(base: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Some(p) = to.parent() {
-                dirs::make_for_file(p)?;
+                std::fs::create_dir_all(p).at(p)?;
             }
             std::fs::write(&to, bytes).at(&to)
         }
