@@ -1,5 +1,13 @@
 //! The connections of `serve`: the accept loop, how many may be open, and how long one may sit
 //! idle, so that no client (a forgotten tab, a port scanner, a slowloris) can hold the server.
+//! Each connection is hyper's HTTP/1, and each request on it is answered by the axum `Router` of
+//! `http`.
+//!
+//! Why by hand, and not `axum::serve`: it has no bound on the connections, no header read
+//! timeout, and no write timeout, and no tower layer can add them (a layer sees requests, and
+//! these bounds are about connections: before a request head is whole, between requests, and
+//! while an answer is being written). So this file keeps the accept loop, the table of open
+//! connections with what each is doing, and a stream that fails a stalled write.
 //!
 //! - At most `MAX_CONNECTIONS` are open. When one more arrives, the connection idle the longest
 //!   (no request being answered: a keep-alive waiting, or a client that never finished its request
@@ -12,8 +20,10 @@
 //! - An accept that fails (out of file descriptors) waits a little and goes on; it never stops
 //!   the server.
 
+use axum::Router;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
+use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
 use std::future::Future;
@@ -27,6 +37,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tokio::time::Sleep;
+use tower::ServiceExt;
 
 pub(super) const MAX_CONNECTIONS: usize = 512;
 pub(super) const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
@@ -101,18 +112,8 @@ fn millis(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
-/// An answer to one request.
-pub(super) type Reply = hyper::Response<http_body_util::Full<bytes::Bytes>>;
-
-/// What answers one request; cloned into every connection.
-pub(super) type Handler = Arc<
-    dyn Fn(hyper::Request<Incoming>) -> Pin<Box<dyn std::future::Future<Output = Reply> + Send>>
-        + Send
-        + Sync,
->;
-
-/// Accept connections on `listener` forever, each answered by `handler` on its own task.
-pub(super) async fn accept_loop(listener: TcpListener, handler: Handler) {
+/// Accept connections on `listener` forever, each served by `app` on its own task.
+pub(super) async fn accept_loop(listener: TcpListener, app: Router) {
     let table = Arc::new(Table::default());
     let started = Instant::now();
     loop {
@@ -130,32 +131,57 @@ pub(super) async fn accept_loop(listener: TcpListener, handler: Handler) {
         }
         let _ = stream.set_nodelay(true);
         let (id, busy, last, close) = table.open(started);
-        let (table, handler) = (table.clone(), handler.clone());
+        let (table, app) = (table.clone(), app.clone());
         tokio::spawn(async move {
-            serve_one(stream, handler, &busy, &last, &close, started).await;
+            serve_one(stream, app, busy, last, &close, started).await;
             table.closed(id);
         });
     }
 }
 
-/// One connection, until it ends, times out or is told to close.
+/// A request being answered on a connection: counted busy until the answer is made (or the
+/// request is dropped), then the connection's idle time starts.
+struct Answering {
+    busy: Arc<AtomicUsize>,
+    last: Arc<AtomicU64>,
+    started: Instant,
+}
+
+impl Answering {
+    fn start(busy: &Arc<AtomicUsize>, last: &Arc<AtomicU64>, started: Instant) -> Self {
+        busy.fetch_add(1, Ordering::AcqRel);
+        Answering {
+            busy: busy.clone(),
+            last: last.clone(),
+            started,
+        }
+    }
+}
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.last.store(millis(self.started), Ordering::Release);
+        self.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// One connection, until it ends, times out or is told to close: hyper's HTTP/1 with its header
+/// read timeout, each request handed to the axum `app`.
 async fn serve_one(
     stream: TcpStream,
-    handler: Handler,
-    busy: &Arc<AtomicUsize>,
-    last: &Arc<AtomicU64>,
+    app: Router,
+    busy: Arc<AtomicUsize>,
+    last: Arc<AtomicU64>,
     close: &Notify,
     started: Instant,
 ) {
-    let (b, l) = (busy.clone(), last.clone());
-    let service = service_fn(move |req| {
-        let (b, l, handler) = (b.clone(), l.clone(), handler.clone());
-        b.fetch_add(1, Ordering::AcqRel);
+    let service = service_fn(move |req: Request<Incoming>| {
+        let answering = Answering::start(&busy, &last, started);
+        let app = app.clone();
         async move {
-            let reply = handler(req).await;
-            l.store(millis(started), Ordering::Release);
-            b.fetch_sub(1, Ordering::AcqRel);
-            Ok::<_, std::convert::Infallible>(reply)
+            let reply = app.oneshot(req).await;
+            drop(answering);
+            reply
         }
     });
     let io = TokioIo::new(WriteTimeout::new(stream));

@@ -1,28 +1,38 @@
-//! The HTTP side of `serve`: the site's files, each made when first asked from the workspace's
-//! current snapshot (folders answer with their index.html, unknown paths with 404.html, or with
-//! the diagnostics while the site does not build), the site's `static/` files as they are on
-//! disk, the live-reload script added to every HTML page, and the long-poll endpoint it calls.
-//! Connections, their limits and timeouts are `conn`'s.
+//! The HTTP side of `serve`, an axum `Router`: the long-poll endpoint and the live-reload script
+//! it is called from, then the site's files (`files` says where a path leads): each made when
+//! first asked from the workspace's current snapshot (folders answer with their index.html,
+//! unknown paths with 404.html, or with the diagnostics while the site does not build), the
+//! site's `static/` files from disk (tower-http's `ServeFile`), and the live-reload script added
+//! to every HTML page. Connections, their limits and timeouts are `conn`'s.
 //!
-//! What a hostile client or a hostile file in `static/` cannot do here: read outside it
-//! (`..`, encoded or not, and symbolic links that lead out are refused after resolving them),
-//! redirect to another host (a folder's redirect is relative, `./name/`), run a script on a page
-//! (every answer carries the site's Content-Security-Policy as a header), or hold the server with
-//! long polls (at most `MAX_POLLS` wait at once; the rest are told to come back, and close).
+//! tower-http's layers put on every answer the site's Content-Security-Policy (so no script runs
+//! on a page but the site's own files), `nosniff` and `no-store`, and bound how long any request
+//! may take (a busy connection is never closed to make room, so none may stay busy for ever).
+//! Long polls are bounded by hand: at most `MAX_POLLS` wait at once, the rest are told at once to
+//! come back, and closed (tower's `ConcurrencyLimit` would make them wait, holding their
+//! connections; with `LoadShed` it refuses them, but counts the polls answered at once too).
 
-use super::conn::{self, Handler, Reply};
+use super::conn;
+use super::files::{self, Resolved};
 use super::reload::Reload;
-use bytes::Bytes;
+use axum::extract::{Query, Request, State};
+use axum::http::header::{self, HeaderName, HeaderValue};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use errbook_core::error::Error;
 use errbook_site::Snapshot;
-use http_body_util::Full;
-use hyper::header::{self, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
+use tower::ServiceExt;
+use tower_http::services::ServeFile;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
 
-pub(super) const RELOAD_PATH: &str = "/__errbook/reload";
+const RELOAD_PATH: &str = "/__errbook/reload";
 const SCRIPT_PATH: &str = "/__errbook/livereload.js";
 /// Long-polls the server; reloads the page after a good rebuild, shows the errors of a bad one.
 const LIVERELOAD_JS: &str = include_str!("livereload.js");
@@ -30,6 +40,10 @@ const LIVERELOAD_JS: &str = include_str!("livereload.js");
 const MAX_POLLS: usize = 64;
 /// How long a long poll waits for a rebuild before it answers "nothing new".
 const POLL_WAIT: Duration = Duration::from_secs(25);
+/// The longest any request may take to be answered (a long poll's wait, a page made from a large
+/// catalog); past it the answer is a 503.
+const ANSWER_WITHIN: Duration = Duration::from_secs(60);
+const TEXT: &str = "text/plain; charset=utf-8";
 
 /// The snapshot the site is served from, replaced after each good build (none before the
 /// first).
@@ -50,7 +64,6 @@ pub(super) fn spawn(
     reload: Arc<Reload>,
     sink: super::event::Sink,
 ) -> errbook_core::error::Result<()> {
-    use errbook_core::error::Error;
     listener
         .set_nonblocking(true)
         .map_err(|e| Error::Other(format!("cannot serve: {e}")))?;
@@ -64,17 +77,13 @@ pub(super) fn spawn(
         tokio::net::TcpListener::from_std(listener)
             .map_err(|e| Error::Other(format!("cannot serve: {e}")))?
     };
-    let site = Arc::new(Site {
+    let app = router(Arc::new(Site {
         current,
         reload,
         polls: Arc::new(Semaphore::new(MAX_POLLS)),
-    });
-    let handler: Handler = Arc::new(move |req| {
-        let site = site.clone();
-        Box::pin(async move { answer(&site, &req).await })
-    });
+    }))?;
     std::thread::spawn(move || {
-        rt.block_on(conn::accept_loop(listener, handler));
+        rt.block_on(conn::accept_loop(listener, app));
         sink(super::event::Event::HttpStopped(
             "the accept loop ended".into(),
         ));
@@ -82,200 +91,145 @@ pub(super) fn spawn(
     Ok(())
 }
 
-/// Answer one request.
-async fn answer<B>(site: &Site, req: &Request<B>) -> Reply {
-    if req.method() != Method::GET && req.method() != Method::HEAD {
-        let mut r = bytes(
-            405,
-            "text/plain; charset=utf-8",
-            b"only GET and HEAD".to_vec(),
-        );
-        r.headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-        return r;
-    }
-    let uri = req.uri();
-    let path = uri.path();
-    if path == RELOAD_PATH {
-        return long_poll(site, uri.query().unwrap_or("")).await;
-    }
-    if path == SCRIPT_PATH {
-        let js = LIVERELOAD_JS.as_bytes().to_vec();
-        return bytes(200, "text/javascript; charset=utf-8", js);
-    }
-    let snapshot = (site.current.read())
-        .unwrap_or_else(|p| p.into_inner())
-        .clone();
-    let (path, query) = (path.to_string(), uri.query().map(str::to_string));
-    let errors = site.reload.current().errors;
-    tokio::task::spawn_blocking(move || {
-        let snapshot = snapshot.as_deref();
-        match snapshot.map(|s| lookup(s, &path)) {
-            Some(Resolved::Made(rel, bytes)) => made(200, &rel, &bytes),
-            Some(Resolved::File(f)) => file(200, &f),
-            Some(Resolved::Redirect(to)) => redirect(&to, query.as_deref()),
-            Some(Resolved::Failed(e)) => bytes(500, "text/plain; charset=utf-8", e.into_bytes()),
-            // Nothing to show while the site does not build (a broken start): the errors are.
-            _ if !errors.is_empty() => failed_build(&errors),
-            _ => not_found(snapshot),
-        }
-    })
-    .await
-    .unwrap_or_else(|_| bytes(500, "text/plain", b"internal error".to_vec()))
+/// The routes (GET and HEAD only; other methods get a 405 with `Allow: GET,HEAD`) and the
+/// headers every answer carries.
+fn router(site: Arc<Site>) -> errbook_core::error::Result<Router> {
+    let csp = HeaderValue::try_from(csp_header())
+        .map_err(|e| Error::Other(format!("the CSP is no header value: {e}")))?;
+    let always =
+        |name: HeaderName, value: HeaderValue| SetResponseHeaderLayer::overriding(name, value);
+    Ok(Router::new()
+        .route(RELOAD_PATH, get(long_poll))
+        .route(SCRIPT_PATH, get(script))
+        .fallback(get(site_file))
+        .with_state(site)
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ANSWER_WITHIN,
+        ))
+        .layer(always(header::CONTENT_SECURITY_POLICY, csp))
+        .layer(always(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(always(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        )))
 }
 
-/// What `url_path` is in the site of `s`: a file made from the catalog, a folder of pages asked
-/// without its `/`, or a file of `static/`.
-fn lookup(s: &Snapshot, url_path: &str) -> Resolved {
-    let Some(rel) = site_path(url_path) else {
-        return Resolved::NotFound;
-    };
-    let file = match url_path.ends_with('/') || rel.is_empty() {
-        true if rel.is_empty() => "index.html".to_string(),
-        true => format!("{rel}/index.html"),
-        false => rel.clone(),
-    };
-    match s.file(&file) {
-        Ok(Some(bytes)) => return Resolved::Made(file, bytes),
-        Ok(None) => {}
-        Err(e) => return Resolved::Failed(e.to_string()),
-    }
-    if !url_path.ends_with('/') && s.is_folder(&rel) {
-        return Resolved::Redirect(folder_redirect(Path::new(&rel)));
-    }
-    resolve(&s.root().join("static"), url_path)
+/// The site's CSP as a header, plus what only a header can say: no page may frame this one.
+fn csp_header() -> String {
+    format!("{}; frame-ancestors 'none'", errbook_render::CSP)
 }
 
-/// The path in the site that `url_path` names, decoded, without a leading `/`; `None` for one
-/// that would leave the site (`..`).
-fn site_path(url_path: &str) -> Option<String> {
-    let decoded = percent_decode(url_path);
-    let mut parts = Vec::new();
-    for c in Path::new(decoded.trim_start_matches('/')).components() {
-        match c {
-            Component::Normal(s) => parts.push(s.to_str()?.to_string()),
-            Component::CurDir => {}
-            _ => return None,
-        }
-    }
-    Some(parts.join("/"))
+async fn script() -> Response {
+    let ct = [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")];
+    (ct, LIVERELOAD_JS).into_response()
 }
 
-/// `?since=N`: wait for a generation other than N; no `since`: the state now.
-async fn long_poll(site: &Site, query: &str) -> Reply {
-    let since = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("since="))
-        .and_then(|v| v.parse::<u64>().ok());
+/// `?since=N`: wait for a generation other than N; no `since` (or not a number): the state now.
+async fn long_poll(
+    State(site): State<Arc<Site>>,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Response {
+    let since = (query.iter().find(|(k, _)| k == "since")).and_then(|(_, v)| v.parse::<u64>().ok());
     let state = match since {
         Some(seen) => {
             let Ok(_permit) = site.polls.clone().try_acquire_owned() else {
                 // Too many waiting: come back later, on a new connection.
-                let mut r = bytes(503, "application/json", b"{\"retry\":true}".to_vec());
-                let h = r.headers_mut();
-                h.insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
-                h.insert(header::CONNECTION, HeaderValue::from_static("close"));
-                return r;
+                let headers = [(header::RETRY_AFTER, "2"), (header::CONNECTION, "close")];
+                let body = Json(serde_json::json!({ "retry": true }));
+                return (StatusCode::SERVICE_UNAVAILABLE, headers, body).into_response();
             };
             site.reload.wait_change(seen, POLL_WAIT).await
         }
         None => site.reload.current(),
     };
-    let body = serde_json::json!({
+    Json(serde_json::json!({
         "generation": state.generation,
         "errors": state.errors,
         "soft": state.soft,
+    }))
+    .into_response()
+}
+
+/// Anything but the two endpoints: a file of the site, made or read off the blocking threads.
+async fn site_file(State(site): State<Arc<Site>>, req: Request) -> Response {
+    let snapshot = (site.current.read())
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let errors = site.reload.current().errors;
+    let uri = req.uri();
+    let (path, query) = (uri.path().to_string(), uri.query().map(str::to_string));
+    let made = tokio::task::spawn_blocking(move || {
+        answer(snapshot.as_deref(), &path, query.as_deref(), &errors)
     });
-    bytes(200, "application/json", body.to_string().into_bytes())
-}
-
-#[derive(Debug)]
-enum Resolved {
-    /// A file made from the catalog: its path in the site and its bytes.
-    Made(String, Arc<Vec<u8>>),
-    /// A file of `static/`.
-    File(PathBuf),
-    /// A folder asked without its `/`: where to send the browser (relative).
-    Redirect(String),
-    /// The file could not be made (a bug, or a template that fails on this content).
-    Failed(String),
-    NotFound,
-}
-
-/// Map a URL path to a file under `root`, refusing anything that would leave it: `..` and
-/// absolute parts, and symbolic links whose target lies outside.
-fn resolve(root: &Path, url_path: &str) -> Resolved {
-    let decoded = percent_decode(url_path);
-    let mut rel = PathBuf::new();
-    for c in Path::new(decoded.trim_start_matches('/')).components() {
-        match c {
-            Component::Normal(s) => rel.push(s),
-            Component::CurDir => {}
-            _ => return Resolved::NotFound,
-        }
+    match made.await {
+        Ok(Answer::Ready(reply)) => reply,
+        // tower-http's ServeFile: the file's type, HEAD, ranges and conditional requests.
+        Ok(Answer::Static(file)) => ServeFile::new(file).oneshot(req).await.into_response(),
+        Err(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [ct(TEXT)],
+            "internal error",
+        )
+            .into_response(),
     }
-    let Some(full) = inside(root, &root.join(&rel)) else {
-        return Resolved::NotFound;
+}
+
+/// What a request for a file of the site is answered with.
+enum Answer {
+    Ready(Response),
+    /// A file of `static/` that is not a page, served as it is.
+    Static(PathBuf),
+}
+
+/// The answer for `path` (with `query`, kept on a redirect) in `snapshot`; `errors`: the last
+/// build's, shown in place of the site when there is none.
+fn answer(snapshot: Option<&Snapshot>, path: &str, query: Option<&str>, errors: &str) -> Answer {
+    let reply = match snapshot.map(|s| files::lookup(s, path)) {
+        Some(Resolved::Made(rel, bytes)) => made(StatusCode::OK, &rel, &bytes),
+        Some(Resolved::File(f)) if !is_page(&f) => return Answer::Static(f),
+        Some(Resolved::File(f)) => match std::fs::read(&f) {
+            Ok(body) => page(StatusCode::OK, body),
+            Err(_) => not_found(snapshot),
+        },
+        Some(Resolved::Redirect(to)) => redirect(&to, query),
+        Some(Resolved::Failed(e)) => {
+            (StatusCode::INTERNAL_SERVER_ERROR, [ct(TEXT)], e).into_response()
+        }
+        // Nothing to show while the site does not build (a broken start): the errors are.
+        _ if !errors.is_empty() => failed_build(errors),
+        _ => not_found(snapshot),
     };
-    if full.is_dir() {
-        if !url_path.ends_with('/') {
-            return Resolved::Redirect(folder_redirect(&rel));
-        }
-        return match inside(root, &full.join("index.html")) {
-            Some(idx) if idx.is_file() => Resolved::File(idx),
-            _ => Resolved::NotFound,
-        };
-    }
-    if full.is_file() {
-        Resolved::File(full)
-    } else {
-        Resolved::NotFound
-    }
+    Answer::Ready(reply)
 }
 
-/// `path` with every link resolved, if it exists and lies under `root` (resolved too).
-fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
-    let root = root.canonicalize().ok()?;
-    let real = path.canonicalize().ok()?;
-    real.starts_with(&root).then_some(real)
-}
-
-/// The redirect of folder `rel` asked without its `/`: `./<last part>/`, encoded. Relative to
-/// the address asked, it names the same folder and cannot name another host (`//host/` could).
-fn folder_redirect(rel: &Path) -> String {
-    use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-    const KEEP: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_');
-    let last = rel
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    format!("./{}/", utf8_percent_encode(&last, KEEP))
-}
-
-fn redirect(to: &str, query: Option<&str>) -> Reply {
-    let mut r = bytes(301, "text/plain; charset=utf-8", Vec::new());
+/// A 301 to `to` (relative), the query kept. Not axum's `Redirect`: it has no 301.
+fn redirect(to: &str, query: Option<&str>) -> Response {
     let with_query = query.map(|q| format!("{to}?{q}"));
-    let value = with_query
-        .as_deref()
+    let value = (with_query.as_deref())
         .and_then(|v| HeaderValue::from_str(v).ok())
         .or_else(|| HeaderValue::from_str(to).ok());
+    let mut r = (StatusCode::MOVED_PERMANENTLY, [ct(TEXT)]).into_response();
     if let Some(v) = value {
         r.headers_mut().insert(header::LOCATION, v);
     }
     r
 }
 
-fn not_found(snapshot: Option<&Snapshot>) -> Reply {
+fn not_found(snapshot: Option<&Snapshot>) -> Response {
     match snapshot.map(|s| s.file("404.html")) {
-        Some(Ok(Some(page))) => made(404, "404.html", &page),
-        _ => bytes(404, "text/plain; charset=utf-8", b"not found".to_vec()),
+        Some(Ok(Some(p))) => made(StatusCode::NOT_FOUND, "404.html", &p),
+        _ => (StatusCode::NOT_FOUND, [ct(TEXT)], "not found").into_response(),
     }
 }
 
 /// The page shown for a path the output does not have while the last build failed (`serve`
 /// started on content that does not build, so there is no site yet): the diagnostics, with the
 /// live-reload script that loads the asked page once a rebuild succeeds.
-fn failed_build(errors: &str) -> Reply {
+fn failed_build(errors: &str) -> Response {
     let html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -287,142 +241,171 @@ fn failed_build(errors: &str) -> Reply {
         "errbook: the site does not build yet; this page loads it once it does.\n\n",
         errbook_render::escape(errors)
     );
-    bytes(500, "text/html; charset=utf-8", inject(html.into_bytes()))
+    page(StatusCode::INTERNAL_SERVER_ERROR, html.into_bytes())
 }
 
-fn percent_decode(s: &str) -> String {
-    percent_encoding::percent_decode_str(s)
-        .decode_utf8_lossy()
-        .into_owned()
+/// A file made from the catalog, the live-reload script added to a page.
+fn made(status: StatusCode, rel: &str, body: &[u8]) -> Response {
+    match content_type(rel) {
+        ct if is_page(Path::new(rel)) => (status, [(header::CONTENT_TYPE, ct)], inject(body)),
+        ct => (status, [(header::CONTENT_TYPE, ct)], body.to_vec()),
+    }
+    .into_response()
 }
 
-fn content_type(p: &Path) -> &'static str {
-    match p.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
-        "xml" => "application/xml",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "ico" => "image/x-icon",
-        "txt" => "text/plain; charset=utf-8",
-        "gz" => "application/gzip",
-        "woff2" => "font/woff2",
+/// An HTML page, the live-reload script added.
+fn page(status: StatusCode, body: Vec<u8>) -> Response {
+    (status, [ct("text/html; charset=utf-8")], inject(&body)).into_response()
+}
+
+fn is_page(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "html")
+}
+
+fn ct(v: &'static str) -> (HeaderName, &'static str) {
+    (header::CONTENT_TYPE, v)
+}
+
+/// The type of a file the site is made of (those `static/` holds are `ServeFile`'s).
+fn content_type(rel: &str) -> &'static str {
+    match Path::new(rel).extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("json") => "application/json",
+        Some("xml") => "application/xml",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("ico") => "image/x-icon",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("gz") => "application/gzip",
+        Some("woff2") => "font/woff2",
         _ => "application/octet-stream",
     }
 }
 
-/// A file made from the catalog, the live-reload script added to a page.
-fn made(status: u16, rel: &str, body: &[u8]) -> Reply {
-    let ct = content_type(Path::new(rel));
-    let body = match ct.starts_with("text/html") {
-        true => inject(body.to_vec()),
-        false => body.to_vec(),
-    };
-    bytes(status, ct, body)
-}
-
-fn file(status: u16, p: &Path) -> Reply {
-    match std::fs::read(p) {
-        Ok(mut body) => {
-            let ct = content_type(p);
-            if ct.starts_with("text/html") {
-                body = inject(body);
-            }
-            bytes(status, ct, body)
-        }
-        Err(_) => bytes(404, "text/plain; charset=utf-8", b"not found".to_vec()),
-    }
-}
-
 /// Add the live-reload script before `</body>`.
-fn inject(body: Vec<u8>) -> Vec<u8> {
+fn inject(body: &[u8]) -> Vec<u8> {
     let tag = format!("<script src=\"{SCRIPT_PATH}\" defer></script>");
-    let text = String::from_utf8_lossy(&body);
+    let text = String::from_utf8_lossy(body);
     match text.rfind("</body>") {
         Some(i) => format!("{}{tag}{}", &text[..i], &text[i..]).into_bytes(),
         None => format!("{text}{tag}").into_bytes(),
     }
 }
 
-/// The site's CSP as a header, plus what only a header can say: no page may frame this one.
-fn csp_header() -> String {
-    format!("{}; frame-ancestors 'none'", errbook_render::CSP)
-}
-
-fn bytes(status: u16, ct: &'static str, body: Vec<u8>) -> Reply {
-    let mut r = Response::new(Full::new(Bytes::from(body)));
-    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let h = r.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    if let Ok(v) = HeaderValue::from_str(&csp_header()) {
-        h.insert(header::CONTENT_SECURITY_POLICY, v);
-    }
-    r
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::body::Body;
 
-    #[test]
-    fn paths_stay_inside_the_root() {
-        let t = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(t.path().join("a")).unwrap();
-        std::fs::write(t.path().join("a/index.html"), "x").unwrap();
-        assert!(matches!(resolve(t.path(), "/a/"), Resolved::File(_)));
-        assert!(matches!(resolve(t.path(), "/a"), Resolved::Redirect(ref s) if s == "./a/"));
-        assert!(matches!(
-            resolve(t.path(), "/../etc/passwd"),
-            Resolved::NotFound
-        ));
-        assert!(matches!(resolve(t.path(), "/%2e%2e/x"), Resolved::NotFound));
-        assert_eq!(percent_decode("a%20b"), "a b");
+    fn site() -> Arc<Site> {
+        Arc::new(Site {
+            current: Current::default(),
+            reload: Arc::new(Reload::default()),
+            polls: Arc::new(Semaphore::new(MAX_POLLS)),
+        })
     }
 
-    #[test]
-    fn a_folder_redirect_never_names_another_host() {
-        let t = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(t.path().join("evil.example")).unwrap();
-        std::fs::create_dir_all(t.path().join("a b:c")).unwrap();
-        for (asked, to) in [
-            ("//evil.example", "./evil.example/"),
-            ("///evil.example", "./evil.example/"),
-            ("/a%20b:c", "./a%20b%3Ac/"),
+    async fn ask(app: Router, method: &str, uri: &str) -> Response {
+        let req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .body(Body::empty());
+        app.oneshot(req.unwrap()).await.unwrap()
+    }
+
+    async fn json(r: Response) -> serde_json::Value {
+        let body = axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    #[tokio::test]
+    async fn every_answer_carries_the_headers_and_only_get_and_head_are_served() {
+        let app = router(site()).unwrap();
+        for (method, uri, status) in [
+            ("GET", SCRIPT_PATH, 200),
+            ("HEAD", SCRIPT_PATH, 200),
+            ("GET", "/__errbook/reload?since=", 200),
+            ("GET", "/no/site/yet/", 404),
+            ("GET", "//evil.example", 404),
+            ("POST", "/", 405),
+            ("PUT", "/page.html", 405),
+            ("DELETE", RELOAD_PATH, 405),
         ] {
-            match resolve(t.path(), asked) {
-                Resolved::Redirect(r) => assert_eq!(r, to, "{asked}"),
-                other => panic!("{asked}: {other:?}"),
+            let r = ask(app.clone(), method, uri).await;
+            assert_eq!(r.status(), status, "{method} {uri}");
+            let h = r.headers();
+            let csp = h.get(header::CONTENT_SECURITY_POLICY).unwrap();
+            assert!(csp.to_str().unwrap().starts_with("default-src 'none'"));
+            assert!(csp.to_str().unwrap().ends_with("frame-ancestors 'none'"));
+            assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+            assert_eq!(h[header::CACHE_CONTROL], "no-store");
+            if status == 405 {
+                assert_eq!(h[header::ALLOW], "GET,HEAD", "{method} {uri}");
             }
         }
     }
 
-    #[cfg(unix)]
-    #[test]
-    fn links_out_of_the_root_are_refused_and_links_inside_followed() {
-        let t = tempfile::tempdir().unwrap();
-        let (out, secret) = (t.path().join("out"), t.path().join("secret"));
-        std::fs::create_dir_all(out.join("a")).unwrap();
-        std::fs::write(&secret, "password").unwrap();
-        std::fs::write(out.join("a/page.html"), "page").unwrap();
-        std::os::unix::fs::symlink(&secret, out.join("leak.txt")).unwrap();
-        std::os::unix::fs::symlink(t.path(), out.join("up")).unwrap();
-        std::os::unix::fs::symlink(out.join("a/page.html"), out.join("alias.html")).unwrap();
-        assert!(matches!(resolve(&out, "/leak.txt"), Resolved::NotFound));
-        assert!(matches!(resolve(&out, "/up/secret"), Resolved::NotFound));
-        assert!(matches!(resolve(&out, "/alias.html"), Resolved::File(_)));
+    #[tokio::test]
+    async fn at_most_64_polls_wait_and_the_rest_come_back_later() {
+        let site = site();
+        let app = router(site.clone()).unwrap();
+        let polls: Vec<_> = (0..MAX_POLLS)
+            .map(|_| tokio::spawn(ask(app.clone(), "GET", "/__errbook/reload?since=0")))
+            .collect();
+        for _ in 0..100_000 {
+            if site.polls.available_permits() == 0 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(site.polls.available_permits(), 0, "64 polls wait");
+        let refused = ask(app.clone(), "GET", "/__errbook/reload?since=0").await;
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(refused.headers()[header::RETRY_AFTER], "2");
+        assert_eq!(refused.headers()[header::CONNECTION], "close");
+        assert_eq!(json(refused).await["retry"], true);
+        // A poll that does not wait (no `since`, or not a number) is answered all the same.
+        for uri in ["/__errbook/reload", "/__errbook/reload?since=x&since=0"] {
+            let now = ask(app.clone(), "GET", uri).await;
+            assert_eq!(now.status(), StatusCode::OK, "{uri}");
+            assert_eq!(json(now).await["generation"], 0, "{uri}");
+        }
+        site.reload.publish("boom".into());
+        for p in polls {
+            let state = json(p.await.unwrap()).await;
+            assert_eq!(
+                (state["generation"].as_u64(), state["errors"].as_str()),
+                (Some(1), Some("boom"))
+            );
+        }
+        assert_eq!(site.polls.available_permits(), MAX_POLLS);
+    }
+
+    #[tokio::test]
+    async fn with_no_site_the_errors_are_shown_in_a_page_that_reloads() {
+        let site = site();
+        site.reload.publish("content/x.md:8: <bad>".into());
+        let r = ask(router(site).unwrap(), "GET", "/any/page/").await;
+        assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(
+            r.headers()[header::CONTENT_TYPE],
+            "text/html; charset=utf-8"
+        );
+        let body = axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap();
+        let page = String::from_utf8(body.to_vec()).unwrap();
+        assert!(page.contains("content/x.md:8: &lt;bad&gt;"), "{page}");
+        assert!(
+            page.contains("livereload.js\" defer></script></body>"),
+            "{page}"
+        );
     }
 
     #[test]
     fn reload_script_goes_before_body_end() {
-        let out = String::from_utf8(inject(b"<html><body>x</body></html>".to_vec())).unwrap();
+        let out = String::from_utf8(inject(b"<html><body>x</body></html>")).unwrap();
         assert!(
             out.contains("livereload.js\" defer></script></body>"),
             "{out}"
