@@ -14,7 +14,34 @@ pub(crate) fn errbook() -> assert_cmd::Command {
 
 /// The benchmark's catalog generator (tools/synth).
 pub(crate) fn synth() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("errbook-synth").expect("binary built")
+    tool("errbook-synth")
+}
+
+/// A tool of this repository (tools/: `errbook-synth`, `errbook-search-eval`). `cargo test`
+/// builds the binary under test, not the tools' binaries, so the first test to ask for one
+/// builds them, with the profile of the tests.
+pub(crate) fn tool(name: &str) -> assert_cmd::Command {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap_or_default();
+        let release = exe.components().any(|c| c.as_os_str() == "release");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut cmd = std::process::Command::new(cargo);
+        cmd.current_dir(repo()).args([
+            "build",
+            "--quiet",
+            "-p",
+            "errbook-synth",
+            "-p",
+            "errbook-search-eval",
+        ]);
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("cargo runs");
+        assert!(status.success(), "building the tools failed");
+    });
+    assert_cmd::Command::cargo_bin(name).expect("the tool was built")
 }
 
 /// A synthetic catalog made by `synth` under `out` with `args` (entries, articles, seed...);

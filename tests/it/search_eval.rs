@@ -3,7 +3,6 @@
 //! bench/search-eval/README.md). A floor is a little under what the search reaches, so that a
 //! change that loses a few pastes is seen, and the figures themselves stay in the tool's output.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 /// Floors over all pastes, and over the held-out part alone (looked at only as totals while
@@ -24,8 +23,7 @@ fn ratio(t: &Value, key: &str, of: &str) -> f64 {
 
 #[test]
 fn search_answers_real_pastes_right_and_confidently() {
-    let out = Command::cargo_bin("errbook-search-eval")
-        .unwrap()
+    let out = crate::common::tool("errbook-search-eval")
         .arg(crate::search_cases::eval_dir())
         .arg("--json")
         .assert()

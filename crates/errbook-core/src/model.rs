@@ -166,11 +166,6 @@ pub struct Entry {
     /// what the link stage checks, so that it needs no source text.
     #[serde(skip)]
     pub content_links: Vec<ContentLink>,
-    /// A lean build's search terms of the entry, gathered as it was parsed, in the search
-    /// index's own encoding (opaque here): the texts they were gathered from (its root cause,
-    /// then its workarounds' and dead ends' words) are dropped. `None`: the texts are all here.
-    #[serde(skip)]
-    pub search_terms: Option<Box<[u8]>>,
 }
 
 /// A Markdown link (or image) whose destination may name other content (`@/...`, a relative

@@ -1,8 +1,6 @@
 //! Compact: a parsed page's strings and lists cut to their length. The parser builds them by
 //! pushing line after line, so each holds up to twice what it needs, and the catalog lives for
 //! the whole build: on a large catalog the slack was a fifth of the model's memory.
-//!
-//! `afresh`: a lean build's entries moved to new memory once their texts are dropped.
 
 use errbook_core::model::{Article, Entry, LinkOverrides, Snippet};
 
@@ -53,18 +51,6 @@ pub fn entry(e: &mut Entry) {
     strings(&mut e.related);
     links(&mut e.links);
     snippets(&mut e.snippets);
-}
-
-/// Copy each of `entries` to new memory and free the old copy, one entry at a time (on this
-/// thread). A lean build frees most of what parse made (the files' texts, what only a page
-/// shows) and keeps a little of every entry: what was kept stayed scattered over the pages parse
-/// filled, and the allocator can give back only a page with nothing left in use. Copied, the
-/// kept parts fill pages densely and the old pages empty whole (100,000 entries: 382 -> 274 MiB
-/// after parse, 314 -> 211 MiB once linked; the build's peak 502 -> 392 MiB).
-pub fn afresh(entries: &mut [Entry]) {
-    for e in entries {
-        *e = e.clone();
-    }
 }
 
 /// `entry`, for an article.

@@ -7,7 +7,6 @@ pub(crate) mod article;
 pub mod compact;
 pub mod entry;
 pub(crate) mod frontmatter;
-pub mod lean;
 pub mod links;
 pub mod load;
 pub mod placeholders;
@@ -67,17 +66,6 @@ pub fn parse_entry(f: &SourceFile, default_timeout: u64) -> (Option<Entry>, Diag
     });
     d.extend(placeholders::find(&f.path, &f.text));
     (e, d)
-}
-
-/// An entry's whole model from its file, for a page rendered once: what `parse_file` gives of
-/// it but its diagnostics (reported when it was first parsed) and the cuts to length.
-pub fn entry_whole(f: &SourceFile, default_timeout: u64) -> Option<Entry> {
-    entry::parse(
-        &f.path,
-        &f.text,
-        default_timeout,
-        &mut Diagnostics::default(),
-    )
 }
 
 /// Parse every file; duplicate IDs are reported here, where all files are known.

@@ -205,16 +205,6 @@ impl Memo {
         }
     }
 
-    /// The memo of `blocks` (language, code as shown), each known to be repeated: a build
-    /// counts them as it parses, before it drops the entries' code.
-    pub fn of_repeated<'a>(blocks: impl IntoIterator<Item = (&'a str, &'a str)>) -> Memo {
-        Memo {
-            repeated: (blocks.into_iter())
-                .map(|(lang, code)| (key(lang, code), OnceLock::new()))
-                .collect(),
-        }
-    }
-
     /// `highlight(code, lang)`, computed once per repeated block.
     pub fn highlight(&self, code: &str, lang: &str) -> Arc<str> {
         if self.repeated.is_empty() {

@@ -11,7 +11,6 @@
 mod clean;
 mod expand;
 pub mod format;
-mod gather;
 mod js;
 mod layout;
 pub mod normalise;
@@ -28,7 +27,6 @@ use errbook_core::output::OutFile;
 use errbook_link::Graph;
 
 pub use format::{build, Art, Doc, Index};
-pub use gather::{terms as gather_terms, Vocab};
 pub use js::fill as fill_rank_script;
 pub use layout::Layout;
 pub use normalise::{readings, Detected};
@@ -44,42 +42,22 @@ pub fn output_files(
     offline: bool,
 ) -> errbook_core::error::Result<Vec<OutFile>> {
     let mut files = Vec::new();
-    write_files(catalog, graph, cfg, (offline, None), &mut |f| {
+    write_files(catalog, graph, cfg, offline, &mut |f| {
         files.push(f.clone());
         Ok(())
     })?;
     Ok(files)
 }
 
-/// The whole index of the catalog, its documents owned (`format::build`), made from the terms
-/// a lean analysis gathered where it has them (`Vocab`).
-pub fn index(catalog: &Catalog, graph: &Graph, vocab: Option<Vocab>) -> Index {
-    let Some(vocab) = vocab else {
-        return format::build(catalog, graph);
-    };
-    let (mut idx, docs) = gather::index(catalog, graph, vocab);
-    idx.docs = (docs.into_iter())
-        .map(|Doc(id, message, arts, aliases)| {
-            Doc(id.into(), message.into(), arts, aliases.to_vec())
-        })
-        .collect();
-    idx
-}
-
 /// `output_files`, each file handed to `write` as soon as it is made rather than all held
 /// together (a build's way: they are a large index's size again); how many files there are.
-/// `vocab`: the terms a lean build gathered as it parsed (`Entry::search_terms`), the index
-/// made from them rather than from the entries' texts.
 pub fn write_files(
     catalog: &Catalog,
     graph: &Graph,
     cfg: &Config,
-    (offline, vocab): (bool, Option<Vocab>),
+    offline: bool,
     write: &mut dyn FnMut(&OutFile) -> errbook_core::error::Result<()>,
 ) -> errbook_core::error::Result<usize> {
-    let (idx, docs) = match vocab {
-        Some(vocab) => gather::index(catalog, graph, vocab),
-        None => format::build_borrowed(catalog, graph),
-    };
+    let (idx, docs) = format::build_borrowed(catalog, graph);
     shards::write_files(&idx, &docs, cfg.search, offline, write)
 }

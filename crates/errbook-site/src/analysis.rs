@@ -1,5 +1,6 @@
 //! Analysis: the stages that only read, load -> parse -> link, with every diagnostic they find.
-//! `check`, `search`, `verify` and `build` all start here.
+//! `check`, `search`, `verify` and `build` all start here; the workspace `serve` keeps parses
+//! its files as they change and ends with the same link stage (`link_stage`).
 
 use errbook_core::config::Config;
 use errbook_core::diag::{Diagnostic, Diagnostics};
@@ -13,40 +14,14 @@ use std::path::Path;
 /// Everything known about the content before rendering.
 #[derive(Default)]
 pub struct Analysis {
+    /// The content files whose text was kept (`Scope::entry_texts`).
     pub files: Vec<SourceFile>,
     pub catalog: Catalog,
     pub graph: Graph,
     pub diags: Diagnostics,
-    /// A lean analysis's code blocks seen more than once, found before the entries' code was
-    /// dropped (`Scope::lean`); the build highlights each of them once.
-    pub highlights: Option<errbook_render::highlight::Memo>,
-    /// The entries were cut to what every page needs (`parse::lean`): the build reads each
-    /// entry's file again to render its page. A lean analysis of a catalog whose entries fit
-    /// `WHOLE_ENTRIES_BYTES` keeps them whole instead.
-    pub lean_entries: bool,
-    /// The search terms a lean analysis gathered from the entries it cut
-    /// (`Entry::search_terms`): the search index is made from them.
-    pub search_vocab: Option<errbook_search::Vocab>,
 }
 
-/// A lean analysis keeps the entries whole, and the build renders them without reading their
-/// files again, while the entries' files hold at most this many bytes (their models then take
-/// a few times that): reading and parsing every entry twice costs a tenth of a build's time,
-/// which a catalog this size can spare in memory. A larger catalog's memory grows with what
-/// cross-links and the index need, not with its pages.
-/// `ERRBOOK_WHOLE_ENTRIES_MIB` sets another budget in MiB (0: always lean, as a large catalog's
-/// build; the tests run both ways).
-pub(crate) const WHOLE_ENTRIES_BYTES: u64 = 64 << 20;
-
-/// `WHOLE_ENTRIES_BYTES`, or what `ERRBOOK_WHOLE_ENTRIES_MIB` says instead.
-fn whole_entries_budget() -> u64 {
-    std::env::var("ERRBOOK_WHOLE_ENTRIES_MIB")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(WHOLE_ENTRIES_BYTES, |mib| mib.saturating_mul(1 << 20))
-}
-
-/// load -> parse -> link.
+/// load -> parse -> link, every text kept and every candidate link too (`check`).
 pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
     analyse_with(
         root,
@@ -55,7 +30,7 @@ pub fn analyse(root: &Path, cfg: &Config, infer: bool) -> Result<Analysis> {
             infer,
             drafts: true,
             review: true,
-            lean: false,
+            entry_texts: true,
         },
     )
 }
@@ -69,59 +44,21 @@ pub struct Scope {
     pub drafts: bool,
     /// Keep the inferred links left out, for `check --links` (`Graph::review`).
     pub review: bool,
-    /// A build's analysis: each entry's text is dropped once it is parsed (`Analysis::files`
-    /// holds the articles', which inference matches), and so is what only the entry's own page
-    /// shows (`parse::lean`; the build reads the file again to render it). Else every file's
-    /// text and the whole model are kept.
-    pub lean: bool,
+    /// Keep the entries' texts once they are parsed (`check` reads every link written in
+    /// them). A build renders from the model and keeps the articles' texts only, which link
+    /// inference matches; a diagnostic reads its file again for the lines it shows.
+    pub entry_texts: bool,
 }
 
 /// `analyse`, choosing what it takes in.
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
     use errbook_core::timings::stage;
     let mut diags = Diagnostics::default();
-    let (files, mut catalog, highlights, lean_entries, vocab) = if !scope.lean {
-        let t = stage("load");
-        let files = errbook_parse::load::load_all(root, &mut diags)?;
-        drop(t);
-        let _t = stage("parse");
-        let catalog = errbook_parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
-        (files, catalog, None, false, None)
-    } else {
-        let _t = stage("load+parse");
-        let repeated = super::repeated::Repeated::new(&cfg.build.default_code_lang);
-        let paths = errbook_parse::load::content_paths(root)?;
-        let lean = entry_bytes(root, &paths) > whole_entries_budget();
-        let vocab = lean.then(errbook_search::Vocab::default);
-        let how = (&paths[..], vocab.as_ref());
-        let (files, catalog) = load_and_parse(root, cfg, how, &repeated, &mut diags)?;
-        (files, catalog, Some(repeated.memo()), lean, vocab)
-    };
-    if lean_entries {
-        let _t = stage("  compact");
-        errbook_parse::compact::afresh(&mut catalog.entries);
-    }
+    let t = stage("load+parse");
+    let (files, catalog) = load_and_parse(root, cfg, scope.entry_texts, &mut diags)?;
+    drop(t);
     let records = RecordSet::load(root, cfg)?;
-    let parsed_files = (files, catalog);
-    let mut analysis = link_stage(root, cfg, scope, parsed_files, (diags, &records))?;
-    analysis.highlights = highlights;
-    analysis.lean_entries = lean_entries;
-    analysis.search_vocab = vocab;
-    if lean_entries {
-        let catalog = &mut analysis.catalog;
-        // The entries whose parts other pages show keep their whole model.
-        super::reread::restore_linked(root, cfg, catalog, &analysis.graph)?;
-        // The link stage was the last to read the parts of an entry that stays cut beyond what
-        // the lists and the search index's documents show; its search terms were gathered.
-        for e in &mut catalog.entries {
-            if e.search_terms.is_some() {
-                errbook_parse::lean::linked(e);
-            }
-        }
-        let _t = stage("  compact linked");
-        errbook_parse::compact::afresh(&mut catalog.entries);
-    }
-    Ok(analysis)
+    link_stage(root, cfg, scope, (files, catalog), (diags, &records))
 }
 
 /// The stages after parse: drafts left out as the scope says, the link stage over the catalog,
@@ -139,7 +76,7 @@ pub(super) fn link_stage(
         catalog.drop_drafts();
     }
     let t = stage("link");
-    let texts = if scope.lean {
+    let texts = if !scope.entry_texts {
         errbook_link::explicit::texts_or_read(&files, Some(root))
     } else {
         errbook_link::explicit::texts(&files)
@@ -158,47 +95,30 @@ pub(super) fn link_stage(
         catalog,
         graph,
         diags,
-        ..Analysis::default()
     })
 }
 
-/// The bytes of the entries' files among `paths` (what a file that cannot be read adds is
-/// left to the reading to report).
-fn entry_bytes(root: &Path, paths: &[(errbook_core::model::PageKind, std::path::PathBuf)]) -> u64 {
-    use rayon::prelude::*;
-    paths
-        .par_iter()
-        .filter(|(kind, _)| *kind == errbook_core::model::PageKind::Entry)
-        .map(|(_, rel)| std::fs::metadata(root.join(rel)).map_or(0, |m| m.len()))
-        .sum()
-}
-
-/// Read and parse the content files `paths`, a file at a time per thread, keeping the text of
-/// the articles only (link inference matches them) and, with a `vocab` (a lean build), of each
-/// entry what a lean build keeps (`parse::lean`), its search terms gathered into `vocab` first;
-/// what the link stage checks of an entry was taken out at parse time, and the code blocks are
-/// counted in `repeated` before they go. Returns the files kept and the catalog.
+/// Read and parse every content file, a file at a time per thread, keeping the text of the
+/// articles (link inference matches them) and, with `entry_texts`, of the entries too. Returns
+/// the files kept and the catalog.
 fn load_and_parse(
     root: &Path,
     cfg: &Config,
-    (paths, vocab): (
-        &[(errbook_core::model::PageKind, std::path::PathBuf)],
-        Option<&errbook_search::Vocab>,
-    ),
-    repeated: &super::repeated::Repeated<'_>,
+    entry_texts: bool,
     diags: &mut Diagnostics,
 ) -> Result<(Vec<SourceFile>, Catalog)> {
     use errbook_core::model::{Entry, PageKind};
     use errbook_parse::{Done, Parsed};
     use rayon::prelude::*;
     let timeout = cfg.verify.timeout_s;
+    let paths = errbook_parse::load::content_paths(root)?;
     // Each file: an entry, in the list itself and not boxed (a box each, then moved into a list
     // of their own, held a million entries twice while the one became the other); any other
     // file's parse and, for an article, the file kept; why it could not be read; or a failure
     // to read the folder.
     #[allow(clippy::large_enum_variant)] // Inline on purpose: the list becomes the entries.
     enum Read {
-        Entry(Entry, Diagnostics),
+        Entry(Entry, Diagnostics, Option<SourceFile>),
         Other(Done, Option<SourceFile>),
         Unread(Diagnostic),
         Failed(errbook_core::error::Error),
@@ -213,20 +133,13 @@ fn load_and_parse(
             };
             if f.kind == PageKind::Entry {
                 let (e, d) = errbook_parse::parse_entry(&f, timeout);
-                let Some(mut e) = e else {
-                    return Read::Other(Done::of(&f, (Parsed::Failed, d)), None);
+                let kept = entry_texts.then(|| f.clone());
+                let Some(e) = e else {
+                    return Read::Other(Done::of(&f, (Parsed::Failed, d)), kept);
                 };
-                repeated.count(&e.snippets);
-                if let Some(vocab) = vocab {
-                    e.search_terms = Some(errbook_search::gather_terms(&e, vocab));
-                    errbook_parse::lean::entry(&mut e);
-                }
-                return Read::Entry(e, d);
+                return Read::Entry(e, d, kept);
             }
             let (parsed, d) = errbook_parse::parse_file(&f, timeout);
-            if let Parsed::Article(a) = &parsed {
-                repeated.count(&a.snippets);
-            }
             Read::Other(Done::of(&f, (parsed, d)), Some(f))
         })
         .collect();
@@ -234,8 +147,9 @@ fn load_and_parse(
     let (mut files, mut others, mut failed) = (Vec::new(), Vec::new(), None);
     let entries: Vec<Entry> = (read.into_iter())
         .filter_map(|r| match r {
-            Read::Entry(e, d) => {
+            Read::Entry(e, d, kept) => {
                 diags.extend(d.items);
+                files.extend(kept);
                 Some(e)
             }
             Read::Other(done, kept) => {

@@ -58,7 +58,7 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
             drafts: opts.drafts,
             // A build only needs the links drawn, not the candidates left out (`check --links`).
             review: false,
-            lean: true,
+            entry_texts: false,
         };
         let mut analysis = super::analyse_with(root, cfg, scope)?;
         if analysis.diags.has_errors() {
@@ -71,9 +71,7 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
         let stage = errbook_write::Staging::new(&opts.dest)?;
         // Rendering reads the model, not the sources: free the articles' texts too.
         analysis.files = Vec::new();
-        let memo = analysis.highlights.take();
-        let vocab = analysis.search_vocab.take();
-        let render = render_into(root, cfg, &analysis, &records, opts, &stage, memo, vocab);
+        let render = render_into(root, cfg, &analysis, &records, opts, &stage);
         let (pages, files) = match render {
             Ok(counts) => counts,
             Err(e) => {
@@ -103,11 +101,6 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
 }
 
 /// Render every page and file of the site into `stage`; returns (pages, files).
-/// `memo`: a lean analysis's repeated code blocks (`Analysis::highlights`). When the analysis
-/// kept only part of each entry (`Analysis::lean_entries`), each entry's page is rendered from
-/// its file read again (`reread`), and the search index is made from the terms gathered at
-/// parse time (`vocab`, `Analysis::search_vocab`).
-#[allow(clippy::too_many_arguments)]
 fn render_into(
     root: &Path,
     cfg: &Config,
@@ -115,19 +108,13 @@ fn render_into(
     records: &RecordSet,
     opts: &BuildOptions,
     stage: &errbook_write::Staging,
-    memo: Option<errbook_render::highlight::Memo>,
-    vocab: Option<errbook_search::Vocab>,
 ) -> Result<(usize, usize)> {
     let offline = opts.offline;
     let t = errbook_core::timings::stage("render");
     let cat = &analysis.catalog;
     let look = std::sync::Arc::new(super::theme::load(root, cfg)?);
     let mut r = Renderer::with_look(look, cfg, cat, offline);
-    let reread = analysis.lean_entries.then_some(root);
-    r.highlights = match memo {
-        Some(m) => m,
-        None => errbook_render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang),
-    };
+    r.highlights = errbook_render::highlight::Memo::for_catalog(cat, &cfg.build.default_code_lang);
     let resolver = Resolver::new(cat, &analysis.graph, records);
     let jobs = jobs(cat, r.lists.pages.len());
     let mode = cfg.build.entry_json;
@@ -144,11 +131,11 @@ fn render_into(
     // so that its serial parts run beside them rather than after, and written as soon as it is
     // made, so that memory does not hold it to the end.
     let (rendered, search) = rayon::join(
-        || render_groups(&r, &resolver, stage, (&jobs, reread), mode, &tell),
+        || render_groups(&r, &resolver, stage, &jobs, mode, &tell),
         || -> Result<usize> {
             let _t = errbook_core::timings::stage("  search");
             let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
-            errbook_search::write_files(cat, &analysis.graph, cfg, (offline, vocab), write)
+            errbook_search::write_files(cat, &analysis.graph, cfg, offline, write)
         },
     );
     let (paths, mut files) = rendered?;
@@ -197,13 +184,12 @@ fn render_into(
 const DOMAIN_CHUNK: usize = 512;
 
 /// Render the pages in their groups (`job_groups`) into `stage`, with the entries' JSON as
-/// `mode` asks; returns each page's site path and the number of files written. `reread`: the
-/// site root when each entry is to be read again whole (`reread::entry`) to render it.
+/// `mode` asks; returns each page's site path and the number of files written.
 fn render_groups(
     r: &Renderer<'_>,
     resolver: &Resolver<'_>,
     stage: &errbook_write::Staging,
-    (jobs, reread): (&[Job], Option<&Path>),
+    jobs: &[Job],
     mode: EntryJson,
     tell: &(dyn Fn() + Sync),
 ) -> Result<(Vec<String>, usize)> {
@@ -222,7 +208,7 @@ fn render_groups(
             _ => None,
         };
         let Some(domain) = domain else {
-            let outs = render_jobs(r, resolver, stage, (group, reread), mode, tell)?;
+            let outs = render_jobs(r, resolver, stage, group, mode, tell)?;
             paths.extend(outs.into_iter().map(|(p, _)| p));
             continue;
         };
@@ -230,7 +216,7 @@ fn render_groups(
         file.write(&shards::head(domain))?;
         let mut first = true;
         for lot in group.chunks(DOMAIN_CHUNK) {
-            let outs = render_jobs(r, resolver, stage, (lot, reread), mode, tell)?;
+            let outs = render_jobs(r, resolver, stage, lot, mode, tell)?;
             for (j, (path, json)) in lot.iter().zip(outs) {
                 if let (Job::Entry(i), Some(json)) = (j, json) {
                     file.write(&shards::line(first, &cat.entries[*i].id, &json))?;
@@ -256,7 +242,7 @@ fn render_jobs(
     r: &Renderer<'_>,
     resolver: &Resolver<'_>,
     stage: &errbook_write::Staging,
-    (jobs, reread): (&[Job], Option<&Path>),
+    jobs: &[Job],
     mode: EntryJson,
     tell: &(dyn Fn() + Sync),
 ) -> Result<Vec<(String, Option<Vec<u8>>)>> {
@@ -264,13 +250,7 @@ fn render_jobs(
     let cat = resolver.catalog;
     jobs.par_iter()
         .map(|j| {
-            let out = match (*j, reread) {
-                (Job::Entry(i), Some(root)) => {
-                    let whole = super::reread::entry(root, r.cfg, &cat.entries[i])?;
-                    entry_job(r, *resolver, &whole)?
-                }
-                _ => run_job(r, resolver, j)?,
-            };
+            let out = run_job(r, resolver, j)?;
             stage.write(&errbook_core::urls::file_of(&out.path), out.html.as_bytes())?;
             let json = match (*j, out.json) {
                 (Job::Entry(i), Some(json)) if mode == EntryJson::Files => {

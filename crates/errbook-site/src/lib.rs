@@ -9,8 +9,6 @@ mod check;
 mod external;
 mod internal;
 mod query;
-mod repeated;
-mod reread;
 mod snapshot;
 mod theme;
 mod workspace;

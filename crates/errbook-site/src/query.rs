@@ -54,12 +54,11 @@ impl Searcher {
             infer: true,
             drafts: false,
             review: false,
-            lean: true,
+            entry_texts: false,
         };
-        let mut analysis = super::analyse_with(root, cfg, scope)?;
-        let vocab = analysis.search_vocab.take();
+        let analysis = super::analyse_with(root, cfg, scope)?;
         Ok(Searcher {
-            index: errbook_search::index(&analysis.catalog, &analysis.graph, vocab),
+            index: errbook_search::build(&analysis.catalog, &analysis.graph),
             weak_score: cfg.search.weak_score,
             base_url: cfg.site.base_url.clone(),
         })

@@ -111,7 +111,7 @@ impl Workspace {
             infer: true,
             drafts: self.drafts,
             review: false,
-            lean: false,
+            entry_texts: true,
         };
         let parsed = (files, catalog);
         let analysis = link_stage(&root, &cfg, scope, parsed, (diags, &records))?;

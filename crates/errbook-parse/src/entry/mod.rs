@@ -178,7 +178,6 @@ pub(crate) fn parse(
         draft: front.draft,
         snippets: Vec::new(),
         content_links: Vec::new(),
-        search_terms: None,
     };
     if let Some(fm) = split.front.as_ref() {
         check_aliases(fm, &entry.message, &entry.aliases, cx.diags);
