@@ -2,7 +2,7 @@
 //! tests/fixtures/verify/evidence, on fake GPU machines (a stand-in `nvidia-smi`) and on this
 //! host without GPUs: two machines' records side by side and on the pages, a CPU-only `--force`
 //! that leaves the GPU records byte for byte, the machine's failures kept apart from findings,
-//! a spawned child's error as the root cause, and errbook 0.1's records read and moved.
+//! and a spawned child's error as the root cause.
 
 use crate::verify_support::{build, catalog, files, runs_of, section, text_of, verify, Machine};
 use std::path::Path;
@@ -269,66 +269,4 @@ fn a_spawned_childs_error_is_the_root_cause_and_leads_the_finding() {
         .unwrap();
     let then = html.find("Reported as RuntimeError: worker (pid").unwrap();
     assert!(cause < then, "the root cause first: {html}");
-}
-
-#[test]
-fn errbook_0_1_records_are_read_where_they_are_and_moved_to_their_names() {
-    let t = catalog("evidence");
-    let h100 = Machine::h100();
-    let r = verify(t.path(), Some(&h100), &["--only", "#workaround-1"]);
-    assert_eq!(r.code, Some(0), "{r}");
-    let (now, rec) = runs_of(t.path(), "workaround-1").remove(0);
-    let bytes = std::fs::read(t.path().join(&now)).unwrap();
-    // Back to errbook 0.1's name: <page>/<snippet>.<hash prefix>.json, beside a `skipped`
-    // record errbook 0.1 wrote for an older version.
-    let page_dir = t.path().join("verify/entries/demo/gpu-hiccup");
-    let hash = &rec["hash"].as_str().unwrap()[..16];
-    let old = page_dir.join(format!("workaround-1.{hash}.json"));
-    std::fs::rename(t.path().join(&now), &old).unwrap();
-    std::fs::remove_dir(t.path().join(&now).parent().unwrap()).unwrap();
-    let mut skipped = rec.clone();
-    skipped["verdict"] = "skipped".into();
-    skipped["hash"] = "0".repeat(64).into();
-    skipped["skip_reason"] = "needs 1 GPU, host has 0".into();
-    let stale = page_dir.join(format!("workaround-1.{}.json", "0".repeat(16)));
-    std::fs::write(&stale, skipped.to_string()).unwrap();
-
-    let out = build(t.path());
-    let w1 = text_of(section(
-        &page(&out, ENTRY),
-        "workaround-1",
-        &["workaround-2"],
-    ));
-    assert!(w1.contains("works on H100"), "read where it is: {w1}");
-    let said = check(t.path());
-    assert!(
-        said.contains("an errbook 0.1 `skipped` record of `workaround-1`"),
-        "{said}"
-    );
-
-    let dry = verify(t.path(), None, &["--dry-run"]);
-    assert!(
-        old.exists() && stale.exists(),
-        "a dry run moves nothing: {dry}"
-    );
-    let r = verify(t.path(), None, &["--only", "fixing-the-hiccup#ex1"]);
-    assert_eq!(r.code, Some(0), "{r}");
-    assert!(
-        r.stderr
-            .contains("removed verify/entries/demo/gpu-hiccup/workaround-1.0000000000000000.json"),
-        "{r}"
-    );
-    assert!(
-        r.stderr.contains(&format!(
-            "moved verify/entries/demo/gpu-hiccup/workaround-1.{hash}.json -> {}",
-            now.display()
-        )),
-        "{r}"
-    );
-    assert!(!old.exists() && !stale.exists());
-    assert_eq!(
-        std::fs::read(t.path().join(&now)).unwrap(),
-        bytes,
-        "moved, not rewritten"
-    );
 }

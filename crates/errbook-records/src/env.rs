@@ -55,8 +55,7 @@ fn short_model(name: &str) -> String {
 }
 
 impl Environment {
-    /// The GPU model of the run, or of the host for a run without GPUs (records written before
-    /// `host_gpu_model` existed have only the run's).
+    /// The GPU model of the run, or of the host for a run without GPUs.
     fn machine_model(&self) -> &str {
         if self.gpu_count > 0 {
             &self.gpu_model

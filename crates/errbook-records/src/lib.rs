@@ -2,7 +2,7 @@
 //! build without GPUs still shows it. `record` (the data), `env` (an environment's key and
 //! words), `verdict` (its words, by the role of the code block), `hash` (what decides a run,
 //! and so a record's key), `set` (the records of a catalog and each snippet's status), `store`
-//! (file names, writing, and moving errbook 0.1's records to their names).
+//! (file names and writing).
 
 mod env;
 pub mod hash;

@@ -1,7 +1,7 @@
 //! One recorded run: what ran (page, snippet, chain, hash, claim), what happened (verdict,
 //! exit, exceptions, the root cause a crashed child gave, the log, the GPU memory it used) and
 //! where (the environment, whose key and words are `env`'s). Plain data, read and written as
-//! JSON by `store`; fields added since errbook 0.1 have defaults, so older records read.
+//! JSON by `store`.
 
 use super::verdict::Verdict;
 use errbook_core::model::{Claim, PageRef};
@@ -70,9 +70,6 @@ pub struct Record {
     /// One sentence: why this verdict.
     #[serde(default)]
     pub finding: String,
-    /// Why errbook 0.1 did not run it (`skipped` records only; never written now).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skip_reason: Option<String>,
     #[serde(default)]
     pub exit_status: Option<i32>,
     /// Signal that ended the main process, if one did.
@@ -107,11 +104,9 @@ pub struct Record {
     #[serde(default)]
     pub env: Environment,
     /// Where it ran: `local`, `ssh://host`, `slurm job 12_3 on node7`.
-    #[serde(default)]
     pub runner: String,
     /// How it was contained: `bwrap 0.8.0: no network, memory 16384 MiB, 8192 tasks (cgroup v2)`,
     /// or `none` (`--sandbox none`).
-    #[serde(default)]
     pub sandbox: String,
     /// The most GPU memory the run's processes held at once, in MiB, as `nvidia-smi` reported
     /// it while the run went on; none when it was not measured (no GPU, or too short a run).

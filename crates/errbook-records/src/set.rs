@@ -1,11 +1,9 @@
 //! The records of a catalog, read once: each runnable snippet's status (the runs of the snippet
 //! as it is now, one per environment; an older run of a snippet that changed since; or none).
-//! Files that are not records are listed, never fatal. errbook 0.1's `skipped` records are read
-//! (so `verify` can remove them) but stand for nothing.
+//! Files that are not records are listed, never fatal.
 
 use super::hash::hash_of;
 use super::record::Record;
-use super::Verdict;
 use errbook_core::model::{Catalog, PageRef, Snippet};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -45,9 +43,9 @@ pub struct RecordSet {
 }
 
 impl RecordSet {
-    /// Read every record under `<root>/<records_dir>`, in either layout (`records::store`); a
-    /// missing folder is an empty set. A file that is not a record is listed in `unreadable`
-    /// (reported by `check`), never fatal.
+    /// Read every `.json` file under `<root>/<records_dir>` as a record (`records::store` names
+    /// them); a missing folder is an empty set. A file that is not a record is listed in
+    /// `unreadable` (reported by `check`), never fatal.
     pub fn load(
         root: &Path,
         cfg: &errbook_core::config::Config,
@@ -80,12 +78,8 @@ impl RecordSet {
 
     fn push(&mut self, r: Record, path: PathBuf) {
         let i = self.records.len();
-        let stands = r.verdict != Verdict::Skipped;
         self.records.push(r);
         self.paths.push(path);
-        if !stands {
-            return;
-        }
         let r = &self.records[i];
         let newer = |j: usize| self.records[j].date.as_str() <= r.date.as_str();
         let runs = self
@@ -94,7 +88,8 @@ impl RecordSet {
             .or_default();
         let key = r.env.key();
         match runs.iter().position(|&j| self.records[j].env.key() == key) {
-            // Two files for one run and environment (both layouts at once): the newer stands.
+            // Two files for one run and environment (two blocks of a page with the same code, or a
+            // copy of a record under another name): the newer stands.
             Some(k) if newer(runs[k]) => runs[k] = i,
             Some(_) => {}
             None => {

@@ -7,15 +7,12 @@
 //! ```
 //!
 //! so two machines' runs of one snippet are two files that merge without conflict, and a
-//! reviewer sees from the names which environments a snippet ran in. errbook 0.1 wrote one file
-//! per snippet and hash (`<snippet id>.<hash prefix>.json`); those are read as they are and
-//! moved to their new names by `migrate`. Names are made and read back here only.
+//! reviewer sees from the names which environments a snippet ran in. Names are made and read
+//! back here only.
 
 use super::record::Record;
-use super::set::RecordSet;
-use errbook_core::error::{Error, IoContext, Result};
+use errbook_core::error::{Error, Result};
 use errbook_core::model::PageKind;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Hex digits of the hash kept in a record's folder name.
@@ -59,17 +56,16 @@ fn snippet_dir_name(rec: &Record) -> String {
 }
 
 /// The record's file, relative to the records folder.
-pub(crate) fn rel_path(rec: &Record) -> PathBuf {
+fn rel_path(rec: &Record) -> PathBuf {
     page_dir(rec)
         .join(snippet_dir_name(rec))
         .join(format!("{}.json", rec.env.key()))
 }
 
-/// The snippet part of a `<snippet>.<hash prefix>` name (a snippet's folder, or with `.json`
-/// an errbook 0.1 record): `snippet-3` of `snippet-3.0123456789abcdef`; None for any other name.
-pub(crate) fn snippet_of_name(name: &str) -> Option<&str> {
-    let stem = name.strip_suffix(".json").unwrap_or(name);
-    let (snippet, hash) = stem.rsplit_once('.')?;
+/// The snippet part of a snippet's folder name, `<snippet>.<hash prefix>`: `snippet-3` of
+/// `snippet-3.0123456789abcdef`; None for any other name.
+fn snippet_of_name(name: &str) -> Option<&str> {
+    let (snippet, hash) = name.rsplit_once('.')?;
     let is_hash = hash.len() == HASH_PREFIX && hash.chars().all(|c| c.is_ascii_hexdigit());
     (is_hash && !snippet.is_empty()).then_some(snippet)
 }
@@ -140,109 +136,6 @@ fn supersede(dir: &Path, rec: &Record) {
     }
 }
 
-/// One record moved (or removed) by `migrate`, paths relative to the root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Move {
-    pub from: PathBuf,
-    /// None: removed (an errbook 0.1 `skipped` record, or an older duplicate of `to`'s run).
-    pub to: Option<PathBuf>,
-}
-
-/// Move every record of `set` (read from `<root>/<records_dir>`) that is not at its name to it:
-/// errbook 0.1's one file per snippet becomes a folder per snippet and a file per environment.
-/// The bytes are kept, except that a run without GPUs learns the model of its host's GPUs from
-/// the runs of the same host and driver (its environment key needs it). `skipped` records, which
-/// say nothing about a run, are removed. Of two records for one name, the newer is kept.
-pub fn migrate(root: &Path, records_dir: &Path, set: &RecordSet) -> Result<Vec<Move>> {
-    let dir = root.join(records_dir);
-    let mut moves = Vec::new();
-    // Each record's name, the records that claim one name grouped.
-    let mut named: BTreeMap<PathBuf, Vec<(usize, Record, bool)>> = BTreeMap::new();
-    for (i, rec) in set.records.iter().enumerate() {
-        let from = &set.paths[i];
-        if rec.verdict == super::Verdict::Skipped {
-            remove(root, from)?;
-            moves.push(Move {
-                from: from.clone(),
-                to: None,
-            });
-            continue;
-        }
-        let mut rec = rec.clone();
-        let learned = learn_host_model(&mut rec, set);
-        let to = records_dir.join(rel_path(&rec));
-        named.entry(to).or_default().push((i, rec, learned));
-    }
-    for (to, mut claims) in named {
-        // The newest run keeps the name; the others are removed first (one may sit there).
-        claims.sort_by(|a, b| {
-            let (ra, rb) = (&a.1, &b.1);
-            (ra.date.as_str(), &set.paths[a.0]).cmp(&(rb.date.as_str(), &set.paths[b.0]))
-        });
-        let Some((keep, rec, learned)) = claims.pop() else {
-            continue;
-        };
-        for (i, _, _) in claims {
-            remove(root, &set.paths[i])?;
-            moves.push(Move {
-                from: set.paths[i].clone(),
-                to: None,
-            });
-        }
-        let from = &set.paths[keep];
-        if *from == to && !learned {
-            continue;
-        }
-        if learned {
-            let written = write(&dir, &rec)?;
-            if *from != to && matches!(written, Written::At(_)) {
-                remove(root, from)?;
-            }
-        } else {
-            let target = root.join(&to);
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).at(parent)?;
-            }
-            std::fs::rename(root.join(from), &target).at(&target)?;
-        }
-        moves.push(Move {
-            from: from.clone(),
-            to: Some(to),
-        });
-    }
-    Ok(moves)
-}
-
-/// Remove the record file `rel` (relative to `root`), and its folder when that leaves it empty.
-fn remove(root: &Path, rel: &Path) -> Result<()> {
-    let path = root.join(rel);
-    std::fs::remove_file(&path).at(&path)?;
-    if let Some(parent) = path.parent() {
-        let _ = std::fs::remove_dir(parent); // only when empty
-    }
-    Ok(())
-}
-
-/// Fill a GPU-less run's `host_gpu_model` from a record of the same host and driver that had a
-/// GPU; true when it changed.
-fn learn_host_model(rec: &mut Record, set: &RecordSet) -> bool {
-    let e = &rec.env;
-    if e.gpu_count > 0 || e.host_gpu_count == 0 || !e.host_gpu_model.is_empty() {
-        return false;
-    }
-    let model = set.records.iter().find_map(|o| {
-        let same = o.env.host == e.host && o.env.driver == e.driver && o.env.gpu_count > 0;
-        (same && !o.env.gpu_model.is_empty()).then(|| o.env.gpu_model.clone())
-    });
-    match model {
-        Some(m) => {
-            rec.env.host_gpu_model = m;
-            true
-        }
-        None => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,23 +143,20 @@ mod tests {
     #[test]
     fn names_are_read_back_without_slicing() {
         assert_eq!(
-            snippet_of_name("snippet-3.0123456789abcdef.json"),
-            Some("snippet-3")
-        );
-        assert_eq!(
             snippet_of_name("snippet-3.0123456789abcdef"),
             Some("snippet-3")
         );
-        assert_eq!(snippet_of_name("a.b.0123456789abcdef.json"), Some("a.b"));
-        // Names that are not records: never a panic, never a match.
+        assert_eq!(snippet_of_name("a.b.0123456789abcdef"), Some("a.b"));
+        // Names that are not a snippet's folder: never a panic, never a match.
         for name in [
-            "snippet-3.json",
-            ".json",
-            "json",
-            "x.0123456789abcdeg.json",
-            ".0123456789abcdef.json",
+            "snippet-3.0123456789abcdef.json",
+            "snippet-3",
+            "x.0123456789abcdeg",
+            "x.0123456789abcde",
+            ".0123456789abcdef",
             "snippet.json.tmp",
             "é.json",
+            "",
         ] {
             assert_eq!(snippet_of_name(name), None, "{name}");
         }

@@ -22,9 +22,6 @@ pub enum Verdict {
     EnvironmentError,
     /// The sandbox stopped the run at one of its limits (memory, processes, output).
     StoppedByLimit,
-    /// Written by errbook 0.1 for a run it did not make; read so old catalogs load, never
-    /// written, never shown.
-    Skipped,
 }
 
 /// What a code block stands for on its page; it decides the reader's words for a verdict.
@@ -76,7 +73,6 @@ impl Verdict {
                 w("environment_error", "environment error", "muted", "ENV")
             }
             Verdict::StoppedByLimit => w("stopped_by_limit", "stopped by a limit", "warn", "LIMIT"),
-            Verdict::Skipped => w("skipped", "skipped", "muted", "skip"),
         }
     }
     /// As records and JSON write it.

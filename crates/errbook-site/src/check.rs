@@ -1,12 +1,12 @@
 //! `check`: the analysis with every diagnostic, and its view of the records: a warning for each
 //! runnable snippet with no record, a stale one, or only runs the machine spoiled (environment
-//! errors, limits), each record that matches no snippet any more, each errbook 0.1 `skipped`
-//! record, and each unreadable record file.
+//! errors, limits), each record that matches no snippet any more, and each file in the records
+//! folder that is not a record.
 
 use super::Analysis;
 use errbook_core::config::Config;
 use errbook_core::diag::{Code, Diagnostic};
-use errbook_records::{Record, RecordSet, Status, Verdict};
+use errbook_records::{Record, RecordSet, Status};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -87,9 +87,6 @@ fn orphans(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for i in set.orphans(&analysis.catalog) {
         let r = &set.records[i];
-        if r.verdict == Verdict::Skipped {
-            continue;
-        }
         let still_shown = analysis
             .catalog
             .snippets_of(&r.page)
@@ -115,26 +112,9 @@ fn orphans(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
     out
 }
 
-/// A warning for each errbook 0.1 `skipped` record and each file that is not a record.
+/// A warning for each file that is not a record.
 fn files(set: &RecordSet) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (i, r) in set.records.iter().enumerate() {
-        if r.verdict == Verdict::Skipped {
-            out.push(
-                Diagnostic::file(
-                    Code::VerifyRecord,
-                    &set.paths[i],
-                    format!(
-                        "an errbook 0.1 `skipped` record of `{}`, which says nothing about a run",
-                        r.snippet
-                    ),
-                )
-                .hint(
-                    "`errbook verify` removes it (nothing is written for a run a host cannot make)",
-                ),
-            );
-        }
-    }
     for (p, e) in &set.unreadable {
         out.push(
             Diagnostic::file(

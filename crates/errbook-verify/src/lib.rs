@@ -1,6 +1,6 @@
 //! Verify: run the catalog's runnable snippets, each in a sandbox, here, on SSH hosts or on a
 //! Slurm cluster, and record what happened. `session` drives it: take care of the records
-//! (`upkeep`: errbook 0.1's moved to their names, prune, reread) -> the backend where runs
+//! (`upkeep`: prune, reread) -> the backend where runs
 //! happen (`backends`: `Local`, `ssh`, `slurm`, behind `job::Backend`) -> extract and plan
 //! (`plan`: continuation chains as one program, `hash`; skip what cannot run, leave what is
 //! recorded for the environment) -> run (`drive` hands the jobs over, each with its GPU memory

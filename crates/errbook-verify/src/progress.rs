@@ -10,15 +10,6 @@ use std::path::Path;
 /// One step of a session, in the order they happen.
 #[derive(Debug)]
 pub enum Event<'a> {
-    /// A record was moved to its name in the per-environment layout (`to`), or removed (`to`
-    /// None: errbook 0.1's record of a run it did not make, or an older copy of a run); paths
-    /// relative to the root.
-    Moved {
-        from: &'a Path,
-        to: Option<&'a Path>,
-    },
-    /// Moving is over: this many records were moved or removed.
-    MoveDone(usize),
     /// A record's finding was read again from its log (`--reread`); its path, the new record.
     Reread { path: &'a Path, record: &'a Record },
     /// Rereading is over: this many records changed.

@@ -22,7 +22,6 @@ fn base(u: &Unit, date: &str, env: Environment) -> Record {
         claim: u.spec.claim.clone(),
         verdict: Verdict::EnvironmentError,
         finding: String::new(),
-        skip_reason: None,
         exit_status: None,
         signal: None,
         timed_out: false,

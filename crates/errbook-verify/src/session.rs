@@ -1,5 +1,5 @@
 //! One verify session, start to end: load and analyse the content, take care of the records
-//! (move errbook 0.1's to their names, prune, reread: `upkeep`), make ready where runs happen
+//! (prune, reread: `upkeep`), make ready where runs happen
 //! (`backends`), plan (extract the units, what the interpreters here import, decide each action),
 //! run what can run (`drive`, through the backend), sum up and write the report. What happens is
 //! told through `Progress`; the caller prints, and picks the exit status from the `Summary`.
@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Run a session on the catalog at `root`. Content with errors is `Error::Content` (nothing
-/// runs); a dry run returns the plan with nothing done or moved. Records that cannot be written
+/// runs); a dry run returns the plan with nothing done. Records that cannot be written
 /// are listed in `Summary::failures`, not errors: the other runs still count.
 pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<Summary> {
     let cfg = Config::load(root)?;
@@ -32,9 +32,6 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
     }
     let packing = Packing::of(&cfg, opts)?;
     let mut set = RecordSet::load(root, &cfg)?;
-    if !opts.dry_run && upkeep::migrate(root, &cfg, &set, progress)? {
-        set = RecordSet::load(root, &cfg)?;
-    }
     if opts.prune && !opts.dry_run {
         upkeep::prune(root, &set, &analysis.catalog, progress)?;
         set = RecordSet::load(root, &cfg)?;

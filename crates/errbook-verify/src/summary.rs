@@ -184,7 +184,8 @@ mod tests {
         let u = &units[unit];
         let text = serde_json::json!({
             "hash": u.hash, "page": u.page, "snippet": u.snippet, "claim": u.spec.claim,
-            "verdict": verdict, "date": "2025-01-30T00:00:00Z",
+            "verdict": verdict, "date": "2025-01-30T00:00:00Z", "runner": "local",
+            "sandbox": "none",
         });
         let record = serde_json::from_value(text).unwrap();
         Done {

@@ -1,35 +1,13 @@
-//! Care of the records before a session plans: move errbook 0.1's records to their names in the
-//! per-environment layout (`records::store::migrate`), delete the records of code that is gone
+//! Care of the records before a session plans: delete the records of code that is gone
 //! (`--prune`), and read records' findings again from their logs (`--reread`). Each step reports
 //! what it did through `Progress`; none runs anything.
 
 use super::progress::{Event, Progress};
 use super::record;
-use errbook_core::config::Config;
 use errbook_core::error::{IoContext, Result};
 use errbook_core::model::Catalog;
 use errbook_records::{self as records, RecordSet};
 use std::path::Path;
-
-/// Move the records of `set` that are not at their names; true when anything moved.
-pub(super) fn migrate(
-    root: &Path,
-    cfg: &Config,
-    set: &RecordSet,
-    progress: &mut dyn Progress,
-) -> Result<bool> {
-    let moves = records::store::migrate(root, &cfg.verify.records_dir, set)?;
-    for m in &moves {
-        progress.event(Event::Moved {
-            from: &m.from,
-            to: m.to.as_deref(),
-        });
-    }
-    if !moves.is_empty() {
-        progress.event(Event::MoveDone(moves.len()));
-    }
-    Ok(!moves.is_empty())
-}
 
 /// Delete the records that match no runnable snippet of `catalog`.
 pub(super) fn prune(

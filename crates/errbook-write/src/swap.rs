@@ -41,39 +41,19 @@ fn aside(dest: &Path) -> PathBuf {
 
 /// Repair what an interrupted swap left: with no output, the old one set aside is put back;
 /// with an output, what was set aside is the staging folder's (or, when there is one, debris).
-/// Also clears the `.<name>.swap-<pid>` folders errbook 0.1 left when killed mid-swap.
 pub(crate) fn recover(staging: &Path, dest: &Path) -> Result<()> {
-    let mut set_aside = vec![aside(dest)];
-    set_aside.extend(old_swap_folders(dest));
-    for a in set_aside.into_iter().filter(|a| a.is_dir()) {
-        if !dest.exists() {
-            std::fs::rename(&a, dest).at(&a)?;
-        } else if !staging.exists() {
-            std::fs::rename(&a, staging).at(&a)?;
-        } else {
-            std::fs::remove_dir_all(&a).at(&a)?;
-        }
+    let a = aside(dest);
+    if !a.is_dir() {
+        return Ok(());
+    }
+    if !dest.exists() {
+        std::fs::rename(&a, dest).at(&a)?;
+    } else if !staging.exists() {
+        std::fs::rename(&a, staging).at(&a)?;
+    } else {
+        std::fs::remove_dir_all(&a).at(&a)?;
     }
     Ok(())
-}
-
-/// `.<name>.swap-<pid>` beside `dest`, newest name first.
-fn old_swap_folders(dest: &Path) -> Vec<PathBuf> {
-    let prefix = super::sibling(dest, "swap-");
-    let (Some(dir), Some(start)) = (prefix.parent(), prefix.file_name()) else {
-        return Vec::new();
-    };
-    let start = start.to_string_lossy().into_owned();
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&start))
-        .map(|e| e.path())
-        .collect();
-    out.sort();
-    out.reverse();
-    out
 }
 
 /// Whether the filesystem cannot exchange (the fallback applies).
@@ -180,10 +160,13 @@ mod tests {
             (read(&dest), read(&staging)),
             ("old".into(), "older".into())
         );
-        // errbook 0.1's debris goes.
-        tree(&t.path().join(".book.swap-1234"), "debris");
+        // With both in place, what was set aside is debris.
+        tree(&aside(&dest), "debris");
         recover(&staging, &dest).unwrap();
-        assert!(!t.path().join(".book.swap-1234").exists());
-        assert_eq!(read(&dest), "old");
+        assert!(!aside(&dest).exists());
+        assert_eq!(
+            (read(&dest), read(&staging)),
+            ("old".into(), "older".into())
+        );
     }
 }

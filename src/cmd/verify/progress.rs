@@ -84,13 +84,6 @@ impl Progress for Printer {
         match event {
             Event::Warning(w) => self.say(format!("warning: {}", clean(w))),
             Event::Note(n) => self.say(format!("verify: {}", clean(n))),
-            Event::Moved { from, to: Some(to) } => {
-                eprintln!("moved {} -> {}", from.display(), to.display())
-            }
-            Event::Moved { from, to: None } => eprintln!("removed {}", from.display()),
-            Event::MoveDone(n) => eprintln!(
-                "verify: {n} record(s) moved to the per-environment layout (commit the move)"
-            ),
             Event::Reread { path, record } => eprintln!(
                 "{}",
                 clean(&format!("reread {}: {}", path.display(), record.finding))
