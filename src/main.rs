@@ -6,8 +6,8 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// mimalloc: glibc's per-thread arenas fragmented under rayon (a 100,000-entry build peaked near
-/// 3 GB) and malloc/free were a seventh of the build's CPU time. Its defaults are kept.
+/// mimalloc: glibc's per-thread arenas fragmented under rayon, and a large build held several
+/// times its peak. Its defaults are kept.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

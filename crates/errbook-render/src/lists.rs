@@ -11,8 +11,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Up to this many entries, `errors/` lists them all (grouped by domain); above, it lists the
-/// domains, whose pages list their entries: at 100,000 entries the whole list was 29 MB of HTML
-/// that no browser shows usefully, and the same lines again as the domains' pages.
+/// domains, whose pages list their entries: a list of every entry of a large catalog is tens of
+/// megabytes of HTML that no browser shows usefully, and the same lines again as the domains'
+/// pages.
 pub(crate) const LIST_ALL_ERRORS: usize = 1000;
 
 #[derive(Serialize, Clone)]

@@ -67,8 +67,8 @@ impl Index {
 /// An entry as the index ships it: `[id, message, [article numbers], [aliases]]` (a JSON
 /// array, the compact form the browser reads). The message and aliases are what the ranking's
 /// second pass matches a paste against. Owned in an `Index`; a build writes the files from
-/// `DocRef`s, the same JSON borrowed from the catalog (owned copies were a quarter of a
-/// gigabyte at 1,000,000 entries).
+/// `DocRef`s, the same JSON borrowed from the catalog (owned copies would hold every message
+/// twice).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Doc<S = String, L = Vec<String>>(
     /// The entry ID.
@@ -315,8 +315,8 @@ fn grow(list: &mut Vec<u32>) {
 }
 
 /// Pass 1: each field's average length over all documents (at least 1), for BM25's length
-/// normalisation. (Counts are not kept for all documents at once: on 100,000 entries they took
-/// over a gigabyte.)
+/// normalisation. (Counts are not kept for all documents at once: they grow with the catalog
+/// times its vocabulary.)
 fn average_lengths(cat: &Catalog, disc: &Discussions<'_>) -> Vec<f64> {
     let lens: Vec<Vec<usize>> = cat
         .entries

@@ -15,8 +15,7 @@ pub struct Layout {
     /// most 24 of these whatever the catalog's size. A query's best lie close together (entries
     /// in their files' order: an error's family shares a folder or a name's start), so fewer,
     /// larger shards cost a first query few bytes more and spare it requests: a browser opens
-    /// at most six at a time to a host, and each round waits for its last. (At 10,000 entries a
-    /// paste's documents were in 2.6 files of 128, 1.4 of 512: a kilobyte or two gzipped each.)
+    /// at most six at a time to a host, and each round waits for its last.
     pub docs: usize,
     /// Articles per article shard.
     pub arts: usize,

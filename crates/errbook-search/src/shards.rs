@@ -12,8 +12,7 @@
 //!   (search-index.js's `settle`), not always as the whole index. `long`: every long term
 //!   (below) with its number and its slot as its run has it: the commonest words, in nearly
 //!   every paste, whose slots are a few dozen bytes, so a query finds their tiers without
-//!   first fetching their runs (at 100,000 entries 582 terms, 16 KB gzipped; a paste then
-//!   fetches 3.6 runs, not 11);
+//!   first fetching their runs (a few hundred terms on a large catalog);
 //! - `t/NAME`: a run of consecutive terms (sorted) and their postings, `[[terms], [postings]]`
 //!   as `Index::terms` and `Index::post`, but that a term in more than `Layout::long`
 //!   documents has, in place of its postings, where its impact tiers are (`tiers`). Runs end
@@ -25,8 +24,7 @@
 //! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
 //!   [df...]]`, the last being the document frequency of each distinct term of its message
 //!   and then of each alias (the rerank's weights, which would otherwise need those terms'
-//!   runs), but for the long terms, whose frequencies the manifest has (`long`: a fifth of a
-//!   paste's documents' bytes at 100,000 entries, 29% at a million);
+//!   runs), but for the long terms, whose frequencies the manifest has (`long`);
 //! - `a/K`: articles `K*A ..`, `[title, site path]`;
 //! - `l/LEN`: every term of that length, sorted: what a misspelt term is compared with.
 

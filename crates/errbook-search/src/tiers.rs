@@ -29,10 +29,9 @@ pub(crate) const FIRST_FILE: usize = 3;
 const FIRST_FILE_MAX: usize = 6;
 
 /// A term's first file takes further tiers while they hold less than its postings over this.
-/// A paste reads its common terms deep: at 100,000 entries, half the pastes that read a term
-/// in 8,192 to 16,383 documents read it whole, through its fourth file. With first files cut
-/// so, 200 pastes of that catalog fetched 28.3 files each, not 44.6, in 3.0 rounds, not 3.25,
-/// and 14% fewer bytes, for the same answers (node, the theme's own search).
+/// A paste reads its common terms deep, often whole: a first file that holds more of the
+/// postings spares it files and rounds of fetches for the same answers (the figures are in
+/// bench/).
 const FIRST_SHARE: usize = 4;
 
 /// What a long term's slot weighs when runs of terms are cut (`shards::cut_runs`): about its

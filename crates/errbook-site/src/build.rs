@@ -144,7 +144,7 @@ fn render_into(
     drop(t);
 
     // Feeds, theme and site files; the catalog's and the graph's JSON written as they are
-    // serialised (each is tens of megabytes at 100,000 entries).
+    // serialised (each grows with the catalog).
     let t = errbook_core::timings::stage("index");
     {
         let _t = errbook_core::timings::stage("  catalog.json");

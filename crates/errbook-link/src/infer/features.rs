@@ -204,7 +204,7 @@ impl Features {
     /// The entries after entry `a` (sorted) that share a code, a rare message word or a rare
     /// API name with it: taken over every `a` in order, the pairs of entries that do, sorted.
     /// Made one entry at a time: the set of all pairs was the link stage's largest part of
-    /// memory on a large catalog (tens of millions of pairs at 1,000,000 entries).
+    /// memory on a large catalog.
     pub(super) fn partners(&self, catalog: &Catalog, a: usize) -> Vec<usize> {
         let mut out = Vec::new();
         for k in keys(&catalog.entries[a], &self.msg[a], &self.api[a]) {

@@ -23,7 +23,7 @@ pub(super) struct Template<W = String> {
 
 /// A template as the index keeps it: its words by number (`Words`). A catalog's messages use
 /// few distinct words, and a string per word of every message was most of the index's memory.
-pub(super) type Kept = Template<u32>;
+pub(super) type NumberedTemplate = Template<u32>;
 
 /// Each distinct word of the templates, numbered.
 #[derive(Default)]
@@ -51,7 +51,7 @@ impl Words {
     }
 
     /// `t` with its words numbered.
-    fn keep(&mut self, t: Template) -> Kept {
+    fn keep(&mut self, t: Template) -> NumberedTemplate {
         Template {
             entry: t.entry,
             nth: t.nth,
@@ -84,7 +84,7 @@ impl Coded {
 
 /// The catalog's message templates and codes, indexed once.
 pub(crate) struct Index {
-    pub(super) templates: Vec<Kept>,
+    pub(super) templates: Vec<NumberedTemplate>,
     pub(super) words: Words,
     pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
     pub(super) codes: HashMap<String, Coded>,
@@ -93,7 +93,7 @@ pub(crate) struct Index {
 impl Index {
     pub(crate) fn new(catalog: &Catalog) -> Index {
         let mut words = Words::default();
-        let mut templates: Vec<Kept> = Vec::new();
+        let mut templates: Vec<NumberedTemplate> = Vec::new();
         let mut grams: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
         for (i, e) in catalog.entries.iter().enumerate() {
             for tpl in templates_of(i, e) {
@@ -127,7 +127,7 @@ impl Index {}
 
 /// Where a template stands among equally good matches: by entry, then message before aliases
 /// (the order `Index::new` makes them in).
-pub(super) fn order(t: &Kept) -> (usize, usize) {
+pub(super) fn order(t: &NumberedTemplate) -> (usize, usize) {
     (t.entry, t.nth)
 }
 
