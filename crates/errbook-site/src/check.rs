@@ -11,13 +11,13 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Analyse the catalog at `root` and add the record diagnostics and those of links within the
-/// site (checked against its pages rendered in memory); nothing is written.
+/// site (checked against the site as `serve` would answer it); nothing is written.
 pub fn check(root: &Path, cfg: &Config) -> errbook_core::error::Result<Analysis> {
     let mut analysis = super::analyse(root, cfg, true)?;
     let set = RecordSet::load(root, cfg)?;
     let found = records(&analysis, &set);
     analysis.diags.extend(found);
-    let links = super::internal::check(root, cfg, &analysis, &set)?;
+    let (mut analysis, links) = super::internal::check(root, cfg, analysis, set)?;
     analysis.diags.extend(links);
     Ok(analysis)
 }

@@ -1,13 +1,14 @@
 //! `check`'s links within the site: every link and image written in content that does not leave
 //! the site (`#anchor` on the page itself, `/errors/x/y/` from the site's root, `../b/` and
 //! `img/x.png` relative to the page, `@/...` content links with a `#fragment`) is resolved the
-//! way a browser resolves it from the page's address, and checked against the site as rendered
-//! in memory: the file must be there, and a fragment must be an `id` of that page. What a
-//! fragment may name is what the theme and the Markdown writer made, so it is read from the
-//! rendered pages, not guessed. Nothing is written.
+//! way a browser resolves it from the page's address, and checked against the site as `serve`
+//! would answer it (a `Snapshot`, each page made when a link names one of its anchors): the
+//! file must be there, and a fragment must be an `id` of that page. What a fragment may name is
+//! what the theme and the Markdown writer made, so it is read from the rendered pages, not
+//! guessed. Nothing is written.
 
 use super::analysis::Analysis;
-use super::build::{catalog_files, jobs, run_job, Job, Wanted};
+use super::snapshot::Snapshot;
 use errbook_core::config::Config;
 use errbook_core::diag::{did_you_mean, Code, Diagnostic};
 use errbook_core::error::Result;
@@ -15,41 +16,50 @@ use errbook_core::model::Catalog;
 use errbook_core::urls;
 use errbook_link::written::Written;
 use errbook_records::RecordSet;
-use errbook_render::view::Resolver;
-use errbook_render::Renderer;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Every broken link or image within the site, as `E-link` diagnostics.
+/// The analysis comes back once the site it gives has been asked.
 pub(super) fn check(
     root: &Path,
     cfg: &Config,
-    analysis: &Analysis,
-    records: &RecordSet,
-) -> Result<Vec<Diagnostic>> {
+    analysis: Analysis,
+    records: RecordSet,
+) -> Result<(Analysis, Vec<Diagnostic>)> {
     let written: Vec<Written> = errbook_link::written::all(&analysis.files)
         .into_iter()
         .filter(|w| within_site(&w.url))
         .collect();
-    let cat = &analysis.catalog;
-    let pages: HashMap<&Path, String> = cat
-        .pages()
-        .map(|p| (p.source(), urls::page(&p.reference())))
+    let pages: HashMap<PathBuf, String> = (analysis.catalog.pages())
+        .map(|p| (p.source().to_path_buf(), urls::page(&p.reference())))
         .collect();
-    if !written.iter().any(|w| pages.contains_key(w.path.as_path())) {
-        return Ok(Vec::new());
+    if !written.iter().any(|w| pages.contains_key(&w.path)) {
+        return Ok((analysis, Vec::new()));
     }
-    let site = Site::render(root, cfg, analysis, records)?;
+    let look = Arc::new(super::theme::load(root, cfg)?);
+    let now = std::time::Instant::now();
+    let (root, cfg) = (root.to_path_buf(), cfg.clone());
+    let snapshot = Snapshot::new(root, cfg, analysis, (Arc::new(records), look), now);
+    let site = Site {
+        statics: static_files(&snapshot.root().join("static")).collect(),
+        snapshot: &snapshot,
+        ids: RefCell::default(),
+    };
+    let cat = &snapshot.analysis().catalog;
     let mut out = Vec::new();
     for w in &written {
-        let Some(page) = pages.get(w.path.as_path()) else {
+        let Some(page) = pages.get(&w.path) else {
             continue; // a draft, or a file that did not parse (it reports its own errors)
         };
-        if let Some(d) = site.check(cat, page, w) {
+        if let Some(d) = site.check(cat, page, w)? {
             out.push(d);
         }
     }
-    Ok(out)
+    drop(site);
+    Ok((snapshot.into_analysis(), out))
 }
 
 /// Whether `url` stays within the site: no scheme (`https:`, `mailto:`), not `//host/`.
@@ -61,65 +71,40 @@ fn within_site(url: &str) -> bool {
     !before.contains(':')
 }
 
-/// The site as rendered: every file's path, and the ids of each page (by site path).
-struct Site {
-    files: HashSet<String>,
-    ids: HashMap<String, HashSet<String>>,
+/// The site as `serve` would answer it, its `static/` files, and the ids of each page asked
+/// so far (by site path).
+struct Site<'a> {
+    snapshot: &'a Snapshot,
+    statics: HashSet<String>,
+    ids: RefCell<HashMap<String, HashSet<String>>>,
 }
 
-impl Site {
-    /// Render every page in memory (as `build` would, hosted) and list every other file.
-    fn render(root: &Path, cfg: &Config, analysis: &Analysis, records: &RecordSet) -> Result<Site> {
-        use rayon::prelude::*;
-        let cat = &analysis.catalog;
-        let look = std::sync::Arc::new(super::theme::load(root, cfg)?);
-        let r = Renderer::with_look(look, cfg, cat, false);
-        let resolver = Resolver::new(cat, &analysis.graph, records);
-        let pages: Vec<(String, HashSet<String>, Option<String>)> = jobs(cat, r.lists.pages.len())
-            .par_iter()
-            .map(|j| {
-                let out = run_job(&r, &resolver, j)?;
-                // Where the entry's JSON is (its own file, its domain's, or none).
-                let json = match j {
-                    Job::Entry(i) => cat
-                        .entries
-                        .get(*i)
-                        .and_then(|e| urls::entry_json_in(&e.id, cfg.build.entry_json)),
-                    _ => None,
-                };
-                Ok((out.path, ids_of(&out.html), json))
-            })
-            .collect::<Result<_>>()?;
-        let paths: Vec<String> = pages.iter().map(|p| p.0.clone()).collect();
-        let mut files: HashSet<String> = paths.iter().map(|p| urls::file_of(p)).collect();
-        files.extend(pages.iter().filter_map(|p| p.2.clone()));
-        let extra = catalog_files(cfg, &resolver, &paths, false, Wanted::ALL)?;
-        files.extend(extra.into_iter().map(|f| f.path));
-        files.extend(r.look.theme_files.keys().map(|k| format!("theme/{k}")));
-        files.extend(static_files(&root.join("static")));
-        let ids = pages.into_iter().map(|(p, ids, _)| (p, ids)).collect();
-        Ok(Site { files, ids })
-    }
-
+impl Site<'_> {
     /// The diagnostic for `w`, written on the page at site path `page`, if it is broken.
-    fn check(&self, cat: &Catalog, page: &str, w: &Written) -> Option<Diagnostic> {
-        let (path, frag) = target(cat, page, w)?;
+    fn check(&self, cat: &Catalog, page: &str, w: &Written) -> Result<Option<Diagnostic>> {
+        let Some((path, frag)) = target(cat, page, w) else {
+            return Ok(None);
+        };
         let Some(path) = path else {
             let msg = format!("the link `{}` leads out of the site", w.url);
             let hint = "a page's address is a folder (`/articles/<id>/`): count the `../` from \
                         there, or link from the site's root (`/errors/<domain>/<slug>/`)";
-            return Some(self.diag(w, msg, "too many `../`", Some(hint.into())));
+            return Ok(Some(self.diag(w, msg, "too many `../`", Some(hint.into()))));
         };
         if unparsed_page(cat, &path) {
-            return None; // that page's file reports its own errors
+            return Ok(None); // that page's file reports its own errors
         }
-        if !self.exists(&path) {
-            return Some(self.missing(w, &path));
+        if !self.exists(&path)? {
+            return Ok(Some(self.missing(w, &path)));
         }
-        let frag = frag.filter(|f| !f.is_empty())?;
-        let ids = self.ids_of_page(&path)?;
+        let Some(frag) = frag.filter(|f| !f.is_empty()) else {
+            return Ok(None);
+        };
+        let Some(ids) = self.ids_of_page(&path)? else {
+            return Ok(None);
+        };
         if ids.contains(&frag) {
-            return None;
+            return Ok(None);
         }
         let near = did_you_mean(&frag, ids.iter().map(String::as_str));
         let hint = match near.first() {
@@ -136,7 +121,7 @@ impl Site {
             "the link `{}` names `#{frag}`, which is no anchor of {on}",
             w.url
         );
-        Some(self.diag(w, msg, "no such anchor", Some(hint)))
+        Ok(Some(self.diag(w, msg, "no such anchor", Some(hint))))
     }
 
     /// The link or image `w` leads to `path`, which the site does not have.
@@ -149,7 +134,7 @@ impl Site {
             );
             return self.diag(w, msg, "no such image", Some(hint));
         }
-        let pages = self.ids.keys().map(String::as_str);
+        let pages = self.snapshot.page_paths().iter().map(String::as_str);
         let hint = match did_you_mean(path, pages).first() {
             Some(n) => format!("did you mean `/{n}`?"),
             None => "link to content as `@/errors/<domain>/<slug>.md` or `@/articles/<id>.md`, \
@@ -174,19 +159,34 @@ impl Site {
 
     /// Whether the site has `path` (a folder: its index.html; a file: itself, or the folder of
     /// that name, which a server redirects to).
-    fn exists(&self, path: &str) -> bool {
+    fn exists(&self, path: &str) -> Result<bool> {
+        let has = |rel: &str| -> Result<bool> {
+            Ok(self.statics.contains(rel) || self.snapshot.file(rel)?.is_some())
+        };
         if path.is_empty() || path.ends_with('/') {
-            return self.files.contains(&format!("{path}index.html"));
+            return has(&format!("{path}index.html"));
         }
-        self.files.contains(path) || self.files.contains(&format!("{path}/index.html"))
+        Ok(has(path)? || has(&format!("{path}/index.html"))?)
     }
 
-    /// The ids of the page at `path`, when it is one errbook rendered.
-    fn ids_of_page(&self, path: &str) -> Option<&HashSet<String>> {
+    /// The ids of the page at `path`, when it is one errbook renders.
+    fn ids_of_page(&self, path: &str) -> Result<Option<HashSet<String>>> {
         let folder = path.strip_suffix("index.html").unwrap_or(path);
-        [path.to_string(), folder.to_string(), format!("{path}/")]
-            .iter()
-            .find_map(|p| self.ids.get(p))
+        for p in [path.to_string(), folder.to_string(), format!("{path}/")] {
+            if let Some(ids) = self.ids.borrow().get(&p) {
+                return Ok(Some(ids.clone()));
+            }
+            if !self.snapshot.is_page(&p) {
+                continue;
+            }
+            let Some(html) = self.snapshot.file(&urls::file_of(&p))? else {
+                continue;
+            };
+            let ids = ids_of(&String::from_utf8_lossy(&html));
+            self.ids.borrow_mut().insert(p, ids.clone());
+            return Ok(Some(ids));
+        }
+        Ok(None)
     }
 }
 
@@ -286,16 +286,15 @@ fn unescape(s: &str) -> String {
 }
 
 /// The site paths of the files under `dir` (the site's static/), copied as they are.
-fn static_files(dir: &Path) -> Vec<String> {
+fn static_files(dir: &Path) -> impl Iterator<Item = String> + '_ {
     walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
+        .filter_map(move |e| {
             let rel = e.path().strip_prefix(dir).ok()?;
             Some(rel.to_string_lossy().replace('\\', "/"))
         })
-        .collect()
 }
 
 #[cfg(test)]

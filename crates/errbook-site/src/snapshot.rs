@@ -107,6 +107,26 @@ impl Snapshot {
         }
     }
 
+    /// The analysis the site is made from.
+    pub(crate) fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// The analysis again, once the site has been asked what it needed.
+    pub(crate) fn into_analysis(self) -> Analysis {
+        self.analysis
+    }
+
+    /// The site path of every page, in the order a build renders them.
+    pub(crate) fn page_paths(&self) -> &[String] {
+        &self.pages
+    }
+
+    /// Whether the site path `path` (`errors/a/b/`) is a page.
+    pub(crate) fn is_page(&self, path: &str) -> bool {
+        matches!(self.routes.get(&urls::file_of(path)), Some(Route::Page(_)))
+    }
+
     /// The warnings of the analysis.
     pub fn diagnostics(&self) -> &Diagnostics {
         &self.analysis.diags
