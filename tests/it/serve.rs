@@ -27,14 +27,8 @@ pub(crate) fn free_port() -> u16 {
 }
 
 pub(crate) fn get(url: &str) -> (u16, String) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(40)))
-        .build()
-        .into();
-    let mut r = agent.get(url).call().expect("request");
-    let status = r.status().as_u16();
-    (status, r.body_mut().read_to_string().unwrap_or_default())
+    let (status, body) = get_bytes(url);
+    (status, String::from_utf8(body).unwrap_or_default())
 }
 
 fn copy_site() -> tempfile::TempDir {
