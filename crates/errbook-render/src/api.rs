@@ -260,9 +260,8 @@ pub fn entry(v: &EntryView<'_>) -> Value {
                 Outcome::Agree(v) => v.as_str(),
                 Outcome::Disagree => "disagree",
             };
-            // `record`: the first run, as before runs were kept per environment.
             json!({ "snippet": s.snippet.id, "state": state, "outcome": outcome,
-                    "records": runs, "record": runs.first() })
+                    "records": runs })
         })
         .collect();
     let mut entry = json!(e);
