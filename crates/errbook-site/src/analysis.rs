@@ -78,17 +78,16 @@ pub struct Scope {
 
 /// `analyse`, choosing what it takes in.
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
-    use errbook_core::timings::stage;
     let mut diags = Diagnostics::default();
     let (files, mut catalog, highlights, lean_entries, vocab) = if !scope.lean {
-        let t = stage("load");
+        let t = tracing::info_span!("load").entered();
         let files = errbook_parse::load::load_all(root, &mut diags)?;
         drop(t);
-        let _t = stage("parse");
+        let _t = tracing::info_span!("parse").entered();
         let catalog = errbook_parse::parse_all(&files, cfg.verify.timeout_s, &mut diags);
         (files, catalog, None, false, None)
     } else {
-        let _t = stage("load+parse");
+        let _t = tracing::info_span!("load+parse").entered();
         let repeated = super::repeated::Repeated::new(&cfg.build.default_code_lang);
         let paths = errbook_parse::load::content_paths(root)?;
         let lean = entry_bytes(root, &paths) > whole_entries_budget();
@@ -98,7 +97,7 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
         (files, catalog, Some(repeated.memo()), lean, vocab)
     };
     if lean_entries {
-        let _t = stage("  compact");
+        let _t = tracing::info_span!("compact").entered();
         errbook_parse::compact::afresh(&mut catalog.entries);
     }
     let records = RecordSet::load(root, cfg)?;
@@ -118,7 +117,7 @@ pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis>
                 errbook_parse::lean::linked(e);
             }
         }
-        let _t = stage("  compact linked");
+        let _t = tracing::info_span!("compact.linked").entered();
         errbook_parse::compact::afresh(&mut catalog.entries);
     }
     Ok(analysis)
@@ -134,11 +133,10 @@ pub(super) fn link_stage(
     (files, mut catalog): (Vec<SourceFile>, Catalog),
     (mut diags, records): (Diagnostics, &RecordSet),
 ) -> Result<Analysis> {
-    use errbook_core::timings::stage;
     if !scope.drafts {
         catalog.drop_drafts();
     }
-    let t = stage("link");
+    let t = tracing::info_span!("link").entered();
     let texts = if scope.lean {
         errbook_link::explicit::texts_or_read(&files, Some(root))
     } else {
