@@ -10,8 +10,11 @@ articles that quote it follow), "article-text" (a sentence added to an article).
 three, entry-text first.
 prints, one line per kind, the first as bench.sh reads it:
   "<median> ms (edit -> page served, median of N edits; min..max; the whole update ... M ms)"
-With ERRBOOK_TIMINGS=1 in the environment, also each stage's median over the kind's updates
-(serve prints the stages of each update; they go to stderr as they come, too).
+With RUST_LOG in the environment (RUST_LOG=errbook=info: errbook's stages), also each stage's
+median over the kind's updates: serve then prints each span's time as it closes (tracing's
+`close time.busy=...` lines, before its `built:` line), the stage named by its spans
+(`snapshot:link:link.articles`); they go to stderr as they come, too. (`--debug` would show the
+script's own requests as well.)
 """
 import os, re, socket, statistics, subprocess, sys, threading, time, urllib.request
 
@@ -76,20 +79,34 @@ for k in kinds:
 
 proc = subprocess.Popen(
     [errbook, "--root", root, "serve", "-p", str(port)],
-    stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, encoding="utf-8", errors="replace",
 )
-# `built` holds each update's whole time; `stages` each update's timing lines (they come before
-# its `built:` line).
+# `built` holds each update's whole time; `stages` each update's span-close lines (they come
+# before its `built:` line).
 lines, ready, built, stages, current = [], threading.Event(), [], [], []
+# `2026-12-07T18:06:40.378279Z  INFO snapshot{changed=1}:link:link.articles: errbook_link: close
+# time.busy=828µs time.idle=7.04µs`: the spans (their fields left out), the time running.
+CLOSE = re.compile(r"^\S+\s+[A-Z]+\s+(.*?): [\w:]+: close time\.busy=([\d.]+)(ns|µs|ms|s)\b")
+MS = {"ns": 1e-6, "µs": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def closed(line):
+    """(stage, ms) of a span-close line, or None."""
+    m = CLOSE.match(line)
+    if not m:
+        return None
+    return re.sub(r"\{[^}]*\}", "", m[1]), float(m[2]) * MS[m[3]]
+
+
 def reader():
     for line in proc.stderr:
         lines.append(line)
         sys.stderr.write(line)
-        if "serving" in line:
+        if line.startswith("serving "):
             ready.set()
-        t = re.match(r"timing: (.*?)\s+([\d.]+) ms", line)
+        t = closed(line)
         if t and ready.is_set():
-            current.append((t[1], float(t[2])))
+            current.append(t)
         m = re.search(r"built: \d+ pages in (\d+) ms", line)
         if m and ready.is_set():
             built.append(int(m.group(1)))

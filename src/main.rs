@@ -1,6 +1,7 @@
 //! The `errbook` command line: argument parsing (clap) and dispatch to `cmd`.
 
 mod cmd;
+mod debug;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -21,6 +22,11 @@ struct Cli {
     /// The site root, where book.toml is.
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Print what errbook does on stderr: each stage's time, the commands verify runs (ssh,
+    /// Slurm's, each run's sandbox), what serve's watcher and server see. RUST_LOG picks more or
+    /// less (`RUST_LOG=errbook_site=info`: the build's stages alone).
+    #[arg(long, global = true)]
+    debug: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -80,6 +86,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    debug::install(cli.debug);
     let root = cli.root.unwrap_or_else(|| PathBuf::from("."));
     let result = match cli.command {
         Command::Build {
@@ -97,9 +104,6 @@ fn main() -> ExitCode {
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
     };
-    for note in errbook_core::timings::take() {
-        eprintln!("timing: {note:8}");
-    }
     match result {
         Ok(code) => code,
         Err(e) => {

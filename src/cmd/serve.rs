@@ -61,7 +61,6 @@ fn print(root: &Path, open: bool, e: Event) {
         } => {
             super::print_diagnostics(&diags);
             eprintln!("built: {pages} pages in {millis} ms");
-            print_timings();
         }
         Event::ContentFailed { errors, diags } => {
             super::print_diagnostics(&diags);
@@ -78,12 +77,5 @@ fn print(root: &Path, open: bool, e: Event) {
         }
         Event::WatchError(e) => eprintln!("watch error: {e}"),
         Event::HttpStopped(e) => eprintln!("serve: the HTTP server stopped: {e}"),
-    }
-}
-
-/// With ERRBOOK_TIMINGS=1, where the last build's or update's time went.
-fn print_timings() {
-    for note in errbook_core::timings::take() {
-        eprintln!("timing: {note:14}");
     }
 }

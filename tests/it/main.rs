@@ -11,6 +11,7 @@ mod cascade;
 mod check_formats;
 mod cli_new;
 mod crash;
+mod debug_output;
 mod determinism;
 mod diagnostics;
 mod drafts;

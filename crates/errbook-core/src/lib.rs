@@ -1,6 +1,6 @@
 //! Core: what every layer speaks. The typed model, the configuration, diagnostics (made here as
 //! data, rendered here as text), the library's error, every URL rule, the rules for IDs, atomic
-//! file writes, stage timings and the output file type. Core imports nothing of errbook.
+//! file writes and the output file type. Core imports nothing of errbook.
 
 pub mod config;
 pub mod diag;
@@ -9,7 +9,6 @@ pub mod fs;
 pub mod ids;
 pub mod model;
 pub mod output;
-pub mod timings;
 pub mod urls;
 
 pub use config::{Config, SearchConfig};

@@ -30,7 +30,6 @@ use decide::Decisions;
 use errbook_core::config::Config;
 use errbook_core::diag::Diagnostics;
 use errbook_core::model::{Catalog, PageKind, PageRef};
-use errbook_core::timings::stage;
 use errbook_parse::load::SourceFile;
 use errbook_records::RecordSet;
 use std::collections::HashMap;
@@ -68,14 +67,14 @@ pub fn link_from(
     let mut g = Graph::default();
     g.threshold = threshold;
     let decide = Decisions::new(catalog);
-    let t = stage("  link: explicit");
+    let t = tracing::info_span!("link.explicit").entered();
     let mut links = explicit::check(catalog, texts, diags);
     drop(t);
 
     // Article <-> entry, entry <-> entry. The articles' candidates, most of them far below the
     // threshold, are decided a batch at a time so that memory holds one batch of them.
     if infer {
-        let t = stage("  link: articles");
+        let t = tracing::info_span!("link.articles").entered();
         let sources: HashMap<&Path, &str> =
             files.iter().map(|f| (f.path.as_path(), &*f.text)).collect();
         let ix = infer::index::Index::new(catalog);
@@ -95,7 +94,7 @@ pub fn link_from(
         }
         // The message index is large on a large catalog: gone before the next one is made.
         drop((ix, sources, wanted, t));
-        let _t = stage("  link: related");
+        let _t = tracing::info_span!("link.related").entered();
         let cands = infer::related::infer(catalog);
         decide.apply_to(&mut drawn, cands, &mut links, &mut g.review, threshold);
     }
@@ -103,7 +102,7 @@ pub fn link_from(
 
     // Code examples, for the pages now linked to each entry.
     if infer {
-        let _t = stage("  link: snippets");
+        let _t = tracing::info_span!("link.snippets").entered();
         let pages = articles_by_entry(&links);
         let mut snips = Vec::new();
         for (i, e) in catalog.entries.iter().enumerate() {

@@ -7,7 +7,8 @@
 //!
 //! tower-http's layers put on every answer the site's Content-Security-Policy (so no script runs
 //! on a page but the site's own files), `nosniff` and `no-store`, and bound how long any request
-//! may take (a busy connection is never closed to make room, so none may stay busy for ever).
+//! may take (a busy connection is never closed to make room, so none may stay busy for ever);
+//! its `TraceLayer` tells each request and its answer to the debug output.
 //! Long polls are bounded by hand: at most `MAX_POLLS` wait at once, the rest are told at once to
 //! come back, and closed (tower's `ConcurrencyLimit` would make them wait, holding their
 //! connections; with `LoadShed` it refuses them, but counts the polls answered at once too).
@@ -31,6 +32,7 @@ use tower::ServiceExt;
 use tower_http::services::ServeFile;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
 
 const RELOAD_PATH: &str = "/__errbook/reload";
 const SCRIPT_PATH: &str = "/__errbook/livereload.js";
@@ -115,7 +117,9 @@ fn router(site: Arc<Site>) -> errbook_core::error::Result<Router> {
         .layer(always(
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
-        )))
+        ))
+        // Each request, its answer's status and its time, for `--debug` (`tower_http=debug`).
+        .layer(TraceLayer::new_for_http().on_request(()).on_eos(())))
 }
 
 /// The site's CSP as a header, plus what only a header can say: no page may frame this one.

@@ -86,6 +86,12 @@ fn settle(result: Result<Snapshot>, soft: bool, current: &Current, reload: &Relo
                 diags: snapshot.diagnostics().clone(),
             });
             *current.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(snapshot));
+            let what = if soft {
+                "swap in their new content"
+            } else {
+                "reload"
+            };
+            tracing::debug!("serving the new snapshot; open pages {what}");
             if soft {
                 reload.publish_pages();
             } else {
@@ -93,6 +99,7 @@ fn settle(result: Result<Snapshot>, soft: bool, current: &Current, reload: &Relo
             }
         }
         Err(Error::Content { errors, diags }) => {
+            tracing::debug!("the snapshot has {errors} error(s); open pages show them");
             let text: Vec<String> = (diags.items.iter())
                 .filter(|d| d.is_error())
                 .map(|d| d.render(false))
@@ -101,6 +108,7 @@ fn settle(result: Result<Snapshot>, soft: bool, current: &Current, reload: &Relo
             sink(Event::ContentFailed { errors, diags });
         }
         Err(e) => {
+            tracing::debug!("the snapshot failed: {e}; open pages show why");
             reload.publish(e.to_string());
             sink(Event::Failed(e));
         }

@@ -1,5 +1,6 @@
 //! Watch what a build reads (content/, themes/, static/, book.toml, the verification records)
-//! and call back with the changed paths, debounced so one save is one rebuild.
+//! and call back with the changed paths, debounced so one save is one rebuild. Each batch with
+//! a write in it goes to the debug output, swap files and all (`--debug`); reads, at trace level.
 
 use errbook_core::error::{Error, Result};
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
@@ -60,6 +61,7 @@ pub(super) fn run(
     for batch in rx {
         match batch {
             Ok(events) => {
+                let seen = events.len();
                 // Reading a file (the build itself does) is not a change.
                 let mut changed: Vec<PathBuf> = events
                     .into_iter()
@@ -68,6 +70,7 @@ pub(super) fn run(
                     .collect();
                 changed.sort();
                 changed.dedup();
+                let written = changed.len();
                 // Editors' swap and backup files are not content.
                 changed.retain(|p| {
                     let name = p
@@ -76,6 +79,13 @@ pub(super) fn run(
                         .unwrap_or_default();
                     !(name.starts_with(".#") || name.ends_with('~') || name.ends_with(".swp"))
                 });
+                let swap_files = written - changed.len();
+                if written == 0 {
+                    // Reads: each build's, each file served from disk (trace level).
+                    tracing::trace!(events = seen, "the watcher saw no change");
+                } else {
+                    tracing::debug!(events = seen, swap_files, ?changed, "the watcher reported");
+                }
                 if !changed.is_empty() {
                     on_change(changed);
                 }

@@ -52,9 +52,8 @@ pub struct Scope {
 
 /// `analyse`, choosing what it takes in.
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
-    use errbook_core::timings::stage;
     let mut diags = Diagnostics::default();
-    let t = stage("load+parse");
+    let t = tracing::info_span!("load+parse").entered();
     let (files, catalog) = load_and_parse(root, cfg, scope.entry_texts, &mut diags)?;
     drop(t);
     let records = RecordSet::load(root, cfg)?;
@@ -71,11 +70,10 @@ pub(super) fn link_stage(
     (files, mut catalog): (Vec<SourceFile>, Catalog),
     (mut diags, records): (Diagnostics, &RecordSet),
 ) -> Result<Analysis> {
-    use errbook_core::timings::stage;
     if !scope.drafts {
         catalog.drop_drafts();
     }
-    let t = stage("link");
+    let t = tracing::info_span!("link").entered();
     let texts = if !scope.entry_texts {
         errbook_link::explicit::texts_or_read(&files, Some(root))
     } else {

@@ -79,7 +79,7 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
                 return Err(e);
             }
         };
-        let t = errbook_core::timings::stage("write");
+        let t = tracing::info_span!("write").entered();
         stage.commit()?;
         drop(t);
         let report = BuildReport {
@@ -110,7 +110,8 @@ fn render_into(
     stage: &errbook_write::Staging,
 ) -> Result<(usize, usize)> {
     let offline = opts.offline;
-    let t = errbook_core::timings::stage("render");
+    let t = tracing::info_span!("render").entered();
+    let render = t.id();
     let cat = &analysis.catalog;
     let look = std::sync::Arc::new(super::theme::load(root, cfg)?);
     let mut r = Renderer::with_look(look, cfg, cat, offline);
@@ -133,7 +134,7 @@ fn render_into(
     let (rendered, search) = rayon::join(
         || render_groups(&r, &resolver, stage, &jobs, mode, &tell),
         || -> Result<usize> {
-            let _t = errbook_core::timings::stage("  search");
+            let _t = tracing::info_span!(parent: render, "search").entered();
             let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
             errbook_search::write_files(cat, &analysis.graph, cfg, offline, write)
         },
@@ -145,9 +146,9 @@ fn render_into(
 
     // Feeds, theme and site files; the catalog's and the graph's JSON written as they are
     // serialised (each grows with the catalog).
-    let t = errbook_core::timings::stage("index");
+    let t = tracing::info_span!("index").entered();
     {
-        let _t = errbook_core::timings::stage("  catalog.json");
+        let _t = tracing::info_span!("catalog.json").entered();
         let discussed = resolver.discussed_by_article();
         let each = cat.entries.iter();
         let lines = each.map(|e| errbook_render::api::catalog_entry(e, cfg));
@@ -157,7 +158,7 @@ fn render_into(
         file.finish()?;
     }
     {
-        let _t = errbook_core::timings::stage("  links.json");
+        let _t = tracing::info_span!("links.json").entered();
         stream_json(stage, "api/links.json", &analysis.graph)?;
     }
     files += 2;
@@ -393,7 +394,7 @@ pub(super) fn catalog_files(
     let (cat, graph) = (resolver.catalog, resolver.graph);
     let mut out = Vec::new();
     if want.catalog {
-        let _t = errbook_core::timings::stage("  catalog.json");
+        let _t = tracing::info_span!("catalog.json").entered();
         let discussed = resolver.discussed_by_article();
         let lines = (cat.entries.iter()).map(|e| errbook_render::api::catalog_entry(e, cfg));
         let mut bytes = Vec::new();
@@ -402,7 +403,7 @@ pub(super) fn catalog_files(
         out.push(OutFile::new("api/catalog.json", bytes));
     }
     if want.links {
-        let _t = errbook_core::timings::stage("  links.json");
+        let _t = tracing::info_span!("links.json").entered();
         out.push(OutFile::new("api/links.json", to_json(graph)?));
     }
     if want.sitemap {
@@ -415,7 +416,7 @@ pub(super) fn catalog_files(
         out.push(OutFile::new("feed.xml", xml.into_bytes()));
     }
     if want.search {
-        let _t = errbook_core::timings::stage("  search");
+        let _t = tracing::info_span!("search").entered();
         out.extend(errbook_search::output_files(cat, graph, cfg, offline)?);
     }
     Ok(out)

@@ -59,6 +59,7 @@ impl Workspace {
     /// The catalog as it is now, analysed as a build does. `changed`: the paths changed since
     /// the last snapshot, if known; only those are read again, and a content file is parsed
     /// again only when its text changed. Content errors come back as `Error::Content`.
+    #[tracing::instrument(name = "snapshot", skip_all, fields(changed = changed.map(<[PathBuf]>::len)))]
     pub fn snapshot(&mut self, changed: Option<&[PathBuf]>) -> Result<Snapshot> {
         let started = std::time::Instant::now();
         let root = self.root.clone();
@@ -81,13 +82,13 @@ impl Workspace {
             self.records = None;
         }
         let content_only = changed.filter(|c| c.iter().all(|p| is_content_file(&root, p)));
-        let t = errbook_core::timings::stage("  read");
+        let t = tracing::info_span!("read").entered();
         match content_only {
             Some(paths) => self.read_again(paths, timeout)?,
             None => self.read_all(timeout)?,
         }
         drop(t);
-        let t = errbook_core::timings::stage("  catalog");
+        let t = tracing::info_span!("catalog").entered();
         let mut diags = Diagnostics::default();
         let mut files = Vec::with_capacity(self.files.len());
         let mut done = Vec::with_capacity(self.files.len());
@@ -127,7 +128,7 @@ impl Workspace {
                 diags: analysis.diags,
             });
         }
-        let _t = errbook_core::timings::stage("  routes");
+        let _t = tracing::info_span!("routes").entered();
         Ok(Snapshot::new(root, cfg, analysis, (records, look), started))
     }
 

@@ -101,14 +101,17 @@ fn attempt(here: &Here, job: &Job, gpus: &[u32], id: &str, cancel: &AtomicBool) 
     if cancel.load(Ordering::Relaxed) {
         return Ran::Cancelled;
     }
+    let _run = tracing::debug_span!("run", job = %job.name, attempt = id, gpus = ?gpus).entered();
     let mut req = job.request.clone();
     req.gpus = gpus.to_vec();
     req.env.push((gpumem::RUN_VAR.to_string(), id.to_string()));
-    match local::run(&req, &here.sandbox, cancel) {
+    let ran = match local::run(&req, &here.sandbox, cancel) {
         Ok(out) => Ran::Output(out),
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ran::Cancelled,
         Err(e) => Ran::Failed(e.to_string()),
-    }
+    };
+    tracing::debug!("the run ended: {}", ran.brief());
+    ran
 }
 
 /// Whether the run failed for want of GPU memory.

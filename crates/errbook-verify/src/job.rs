@@ -38,6 +38,28 @@ pub(crate) enum Ran {
     Cancelled,
 }
 
+impl Ran {
+    /// How it ended in a few words, for the debug output.
+    pub(crate) fn brief(&self) -> String {
+        match self {
+            Ran::Output(o) => {
+                let s = o.duration.as_secs_f64();
+                match (o.exit_status, o.signal, o.timed_out, &o.limit) {
+                    (_, _, true, _) => format!("timed out after {s:.1} s"),
+                    (_, _, _, Some(limit)) => {
+                        format!("stopped by its {limit} limit after {s:.1} s")
+                    }
+                    (Some(c), ..) => format!("exit {c} after {s:.1} s"),
+                    (None, Some(sig), ..) => format!("killed by signal {sig} after {s:.1} s"),
+                    (None, None, ..) => format!("ended after {s:.1} s"),
+                }
+            }
+            Ran::Failed(why) => format!("could not run: {why}"),
+            Ran::Cancelled => "cancelled".into(),
+        }
+    }
+}
+
 /// A job's end.
 #[derive(Debug, Clone)]
 pub(crate) struct Finished {

@@ -9,11 +9,13 @@
 //! `runner::sandbox`) -> read the result (`traceback`, `compare`) -> record (`record`, written by
 //! `records::store`) -> `report`. Remote hosts run `worker` (`errbook verify-worker`), which
 //! speaks `wire`. `options` says what to do, `progress` tells the caller what happens, `summary`
-//! what it did; nothing here prints.
+//! what it did; nothing here prints, but the debug output (`tracing`, which the binary prints
+//! under `--debug`) is told each command run (`cmdline`) and each run's end.
 //!
 //! The build reads records through `records::RecordSet` to show verdicts beside snippets.
 
 mod backends;
+mod cmdline;
 mod compare;
 mod drive;
 mod estimate;

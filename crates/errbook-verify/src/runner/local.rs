@@ -32,6 +32,7 @@ pub(crate) fn run(req: &Request, sb: &Sandbox, cancel: &AtomicBool) -> std::io::
     let (status_rx, status_tx) = std::io::pipe()?;
     let status_fd = sb.contained().then(|| status_tx.as_raw_fd());
     let (mut cmd, cg) = sb.command(req, &program, status_fd)?;
+    tracing::debug!("running {}", super::super::cmdline::line(&cmd));
     let (reader, writer) = std::io::pipe()?;
     cmd.stdin(Stdio::null())
         .stdout(writer.try_clone()?)

@@ -12,6 +12,7 @@ mod probe;
 mod queue;
 mod submit;
 
+use super::cmdline;
 use super::gpu::Host;
 use super::job::{Backend, Finished, Job, Ran, Update};
 use super::options::{GpuSelection, Options};
@@ -71,10 +72,11 @@ impl Slurm {
                 settings.gpu_flag
             )));
         }
-        let ok = Command::new("sbatch")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .status();
+        let ok = cmdline::status(
+            Command::new("sbatch")
+                .arg("--version")
+                .stdout(Stdio::null()),
+        );
         if !ok.is_ok_and(|s| s.success()) {
             return Err(Error::Other("--runner slurm: `sbatch` is not on PATH; run errbook where Slurm's commands are (a login node)".into()));
         }
@@ -155,6 +157,11 @@ impl Backend for Slurm {
     }
 }
 
+/// A field of the debug output that an empty value leaves out.
+fn some(s: &str) -> Option<&str> {
+    (!s.is_empty()).then_some(s)
+}
+
 fn lost(id: usize, ran: Ran) -> Finished {
     Finished {
         id,
@@ -174,6 +181,8 @@ struct Task {
     index: usize,
     job: Job,
     try_no: u32,
+    /// The state the queue last showed (for the debug output).
+    state: String,
     started: bool,
     pending: Option<String>,
     /// When it was first missed from the queue without a result.
@@ -197,6 +206,10 @@ impl Watch<'_, '_> {
         let n = self.arrays.len();
         match submit::submit(&self.slurm.settings, &a, n, &self.dir, &self.slurm.template) {
             Ok(id) => {
+                let (tasks, gpus, minutes) = (a.jobs.len(), a.gpus, a.minutes);
+                tracing::debug!(
+                    "slurm job {id}: {tasks} task(s), {gpus} GPU(s) and {minutes} min each"
+                );
                 for (index, job) in a.jobs.iter().enumerate() {
                     let name = format!("{id}_{index}");
                     let place = format!("slurm job {name}");
@@ -206,6 +219,7 @@ impl Watch<'_, '_> {
                         index,
                         job: job.clone(),
                         try_no,
+                        state: String::new(),
                         started: false,
                         pending: None,
                         gone: None,
@@ -263,10 +277,7 @@ impl Watch<'_, '_> {
     fn scancel(&mut self) {
         let ids = self.live_arrays();
         if !ids.is_empty() {
-            let _ = Command::new("scancel")
-                .args(&ids)
-                .stdin(Stdio::null())
-                .status();
+            let _ = cmdline::status(Command::new("scancel").args(&ids).stdin(Stdio::null()));
         }
     }
 
@@ -324,6 +335,17 @@ impl Watch<'_, '_> {
                 continue;
             };
             let id = t.job.id;
+            if let Some(r) = row.filter(|r| r.state != t.state) {
+                let (node, reason) = (some(&r.node), some(&r.reason));
+                tracing::debug!(
+                    node,
+                    reason,
+                    "slurm job {name} ({}): {}",
+                    t.job.name,
+                    r.state
+                );
+                t.state = r.state.clone();
+            }
             match row {
                 Some(r) if r.state == "PENDING" => {
                     t.gone = None;
@@ -355,8 +377,18 @@ impl Watch<'_, '_> {
         let Some(t) = self.tasks.get_mut(name) else {
             return;
         };
+        let missed = t.gone.is_none();
         let first = *t.gone.get_or_insert_with(Instant::now);
         let (state, node) = queue::final_state(name).unwrap_or_default();
+        if missed {
+            let (node, ended) = (some(&node), some(&state));
+            tracing::debug!(
+                node,
+                ended,
+                "slurm job {name} ({}) left the queue",
+                t.job.name
+            );
+        }
         let waited = first.elapsed() > GRACE.max(self.slurm.poll * 3);
         let log = self.log_tail(name);
         let ran = match queue::ending(&state) {
@@ -423,6 +455,7 @@ impl Watch<'_, '_> {
     /// The task's end, told: `f` with the task's job id.
     fn finish(&mut self, name: &str, f: Finished) {
         if let Some(t) = self.tasks.remove(name) {
+            tracing::debug!("slurm job {name} ({}): {}", t.job.name, f.ran.brief());
             let f = Finished { id: t.job.id, ..f };
             (self.sink)(Update::Finished(Box::new(f)));
         }

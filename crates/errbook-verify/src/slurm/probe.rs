@@ -7,6 +7,7 @@
 //! ask for them, the GPU model is not known beforehand: GPU runs are then planned as not yet
 //! recorded.
 
+use super::super::cmdline;
 use super::super::gpu::{Gpu, Host};
 use super::super::wire::{Message, WorkPlan};
 use super::queue;
@@ -67,15 +68,16 @@ fn submit_and_wait(
         submit::sh_quote(&plan),
         submit::sh_quote(&out)
     );
-    let o = Command::new("sbatch")
-        .args(["--parsable", "--job-name=errbook-probe", "--time=10"])
-        .arg(format!("--output={}", dir.join("probe.out").display()))
-        .arg(format!("--chdir={}", dir.display()))
-        .args(submit::resources(s, 0))
-        .args(["--wrap", &wrap])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run sbatch: {e}"))?;
+    let o = cmdline::output(
+        Command::new("sbatch")
+            .args(["--parsable", "--job-name=errbook-probe", "--time=10"])
+            .arg(format!("--output={}", dir.join("probe.out").display()))
+            .arg(format!("--chdir={}", dir.display()))
+            .args(submit::resources(s, 0))
+            .args(["--wrap", &wrap])
+            .stdin(Stdio::null()),
+    )
+    .map_err(|e| format!("cannot run sbatch: {e}"))?;
     let id = String::from_utf8_lossy(&o.stdout)
         .trim()
         .split(';')
@@ -99,7 +101,7 @@ fn submit_and_wait(
             };
         }
         if cancel.load(Ordering::Relaxed) {
-            let _ = Command::new("scancel").arg(&id).status();
+            let _ = cmdline::status(Command::new("scancel").arg(&id));
             return Err("cancelled".into());
         }
         let queued = queue::squeue(std::slice::from_ref(&id)).unwrap_or_default();

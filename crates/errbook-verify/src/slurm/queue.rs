@@ -2,6 +2,7 @@
 //! (`sacct` where accounting is on, else `scontrol show job` while Slurm still remembers it),
 //! what a partition's nodes offer (`sinfo`), and what each final state means for a run.
 
+use super::super::cmdline;
 use std::process::{Command, Stdio};
 
 /// A task of an array job in the queue: `12_3`, its state, its node, why it waits.
@@ -35,12 +36,13 @@ pub(super) fn squeue(jobs: &[String]) -> Option<Vec<Queued>> {
     if jobs.is_empty() {
         return Some(Vec::new());
     }
-    let out = Command::new("squeue")
-        .args(["--noheader", "--array", "--format=%i|%T|%N|%r"])
-        .arg(format!("--jobs={}", jobs.join(",")))
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
+    let out = cmdline::output(
+        Command::new("squeue")
+            .args(["--noheader", "--array", "--format=%i|%T|%N|%r"])
+            .arg(format!("--jobs={}", jobs.join(",")))
+            .stdin(Stdio::null()),
+    )
+    .ok()?;
     // squeue fails for job ids it no longer knows at all; then nothing of them is queued.
     let err = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() && !err.contains("Invalid job id") {
@@ -52,29 +54,31 @@ pub(super) fn squeue(jobs: &[String]) -> Option<Vec<Queued>> {
 /// The final state of a task (`12_3`) and its node: from sacct, else scontrol; `None` when
 /// Slurm no longer knows it.
 pub(super) fn final_state(task: &str) -> Option<(String, String)> {
-    let sacct = Command::new("sacct")
-        .args([
-            "--noheader",
-            "--parsable2",
-            "--allocations",
-            "--format=JobID,State,NodeList",
-        ])
-        .args(["--jobs", task])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output();
+    let sacct = cmdline::output(
+        Command::new("sacct")
+            .args([
+                "--noheader",
+                "--parsable2",
+                "--allocations",
+                "--format=JobID,State,NodeList",
+            ])
+            .args(["--jobs", task])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null()),
+    );
     if let Some(o) = sacct.ok().filter(|o| o.status.success()) {
         let text = String::from_utf8_lossy(&o.stdout);
         if let Some(s) = parse_sacct(&text, task) {
             return Some(s);
         }
     }
-    let o = Command::new("scontrol")
-        .args(["show", "job", task])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
+    let o = cmdline::output(
+        Command::new("scontrol")
+            .args(["show", "job", task])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null()),
+    )
+    .ok()?;
     o.status
         .success()
         .then(|| parse_scontrol(&String::from_utf8_lossy(&o.stdout)))
@@ -115,7 +119,7 @@ pub(super) fn gpus_per_node(partition: Option<&str>) -> Option<u32> {
     if let Some(p) = partition {
         cmd.arg(format!("--partition={p}"));
     }
-    let o = cmd.stdin(Stdio::null()).output().ok()?;
+    let o = cmdline::output(cmd.stdin(Stdio::null())).ok()?;
     o.status
         .success()
         .then(|| parse_gres(&String::from_utf8_lossy(&o.stdout)))

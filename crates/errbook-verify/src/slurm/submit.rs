@@ -3,6 +3,7 @@
 //! per resource shape (GPUs and time limit: an array's tasks all ask for the same), its GPUs
 //! asked for as `--gres=gpu:N` or `--gpus=N`, its time the runs' limit and a margin.
 
+use super::super::cmdline;
 use super::super::job::Job;
 use super::super::wire::WorkPlan;
 use std::os::unix::fs::PermissionsExt;
@@ -164,11 +165,12 @@ pub(super) fn submit(
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
     };
     write().map_err(|e| format!("{}: {e}", path.display()))?;
-    let o = Command::new("sbatch")
-        .args(sbatch_args(s, a, n, dir))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run sbatch: {e}"))?;
+    let o = cmdline::output(
+        Command::new("sbatch")
+            .args(sbatch_args(s, a, n, dir))
+            .stdin(Stdio::null()),
+    )
+    .map_err(|e| format!("cannot run sbatch: {e}"))?;
     let out = String::from_utf8_lossy(&o.stdout);
     // `--parsable` prints `jobid` or `jobid;cluster`.
     let id = out.trim().split(';').next().unwrap_or("").to_string();

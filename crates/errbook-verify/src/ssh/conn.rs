@@ -3,6 +3,7 @@
 //! so that a password prompt never hangs a session and a dropped host is noticed within a
 //! minute), errbook's binary copied over once per build, and the worker started there.
 
+use super::super::cmdline;
 use super::super::options::SshHost;
 use std::io::Write;
 use std::path::Path;
@@ -60,11 +61,11 @@ impl Conn {
     pub(super) fn install(&self, binary: &Path, key: &str, dir: &str) -> Result<String, String> {
         let folder = format!("{}/{key}", dir.trim_end_matches('/'));
         let exe = format!("{folder}/errbook");
-        let check = self
-            .command(&format!("test -x {}", quote(&exe)))
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run ssh: {e}"))?;
+        let check = cmdline::output(
+            self.command(&format!("test -x {}", quote(&exe)))
+                .stdin(Stdio::null()),
+        )
+        .map_err(|e| format!("cannot run ssh: {e}"))?;
         match check.status.code() {
             Some(0) => return Ok(exe),
             Some(1) => {}
@@ -79,10 +80,7 @@ impl Conn {
         );
         let file = std::fs::File::open(binary)
             .map_err(|e| format!("cannot read {}: {e}", binary.display()))?;
-        let copy = self
-            .command(&script)
-            .stdin(file)
-            .output()
+        let copy = cmdline::output(self.command(&script).stdin(file))
             .map_err(|e| format!("cannot run ssh: {e}"))?;
         match copy.status.success() {
             true => Ok(exe),
@@ -93,12 +91,12 @@ impl Conn {
     /// The worker at `exe`, fed `plan` (one line) on stdin, which stays open: closing it ends
     /// the worker's runs.
     pub(super) fn worker(&self, exe: &str, plan: &str) -> std::io::Result<Child> {
-        let mut child = self
-            .command(&format!("exec {} verify-worker", quote(exe)))
-            .stdin(Stdio::piped())
+        let mut cmd = self.command(&format!("exec {} verify-worker", quote(exe)));
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()?;
+            .stderr(Stdio::piped());
+        tracing::debug!("running {}", cmdline::line(&cmd));
+        let mut child = cmd.spawn()?;
         if let Some(stdin) = child.stdin.as_mut() {
             stdin.write_all(plan.as_bytes())?;
             stdin.write_all(b"\n")?;

@@ -122,6 +122,7 @@ fn reach(
     probe: &str,
 ) -> std::result::Result<Remote, String> {
     let exe = conn.install(binary, key, dir)?;
+    tracing::debug!("asking {} what it has", conn.target.url());
     let mut child = conn
         .worker(&exe, probe)
         .map_err(|e| format!("cannot run ssh: {e}"))?;
@@ -251,6 +252,11 @@ impl<'a, 'b> Share<'a, 'b> {
         let tag = self.workers.len();
         match Running::start(&remote.conn, &remote.exe, &text, (h, tag), self.tx.clone()) {
             Ok(w) => {
+                tracing::debug!(
+                    "{} job(s) handed to the worker on {}",
+                    ids.len(),
+                    remote.url()
+                );
                 self.workers.push(w);
                 for &id in ids {
                     self.owner.insert(id, tag);

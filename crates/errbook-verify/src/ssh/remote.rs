@@ -4,7 +4,7 @@
 
 use super::super::wire::Message;
 use super::conn::Conn;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::process::ChildStdin;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -37,14 +37,25 @@ impl Running {
         tx: Sender<(usize, Heard)>,
     ) -> std::io::Result<Running> {
         let mut child = conn.worker(exe, plan)?;
+        let url = conn.target.url();
+        tracing::debug!("the worker on {url} started (ssh's pid {})", child.id());
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let said = Arc::new(Mutex::new(String::new()));
         let keep = said.clone();
+        let from = url.clone();
         let err_thread = std::thread::spawn(move || {
+            // Kept whole for the message should it fail, and told line by line as it comes.
             let mut text = String::new();
-            if let Some(mut e) = stderr {
-                let _ = e.read_to_string(&mut text);
+            for line in stderr
+                .into_iter()
+                .flat_map(|e| BufReader::new(e).split(b'\n'))
+            {
+                let Ok(line) = line else { break };
+                let line = String::from_utf8_lossy(&line);
+                tracing::debug!("the worker on {from} said: {line}");
+                text.push_str(&line);
+                text.push('\n');
             }
             if let Ok(mut k) = keep.lock() {
                 *k = text;
@@ -75,6 +86,7 @@ impl Running {
                 },
                 Err(e) => format!("ssh: {e}"),
             };
+            tracing::debug!("the worker on {url} is gone: {how}");
             let _ = tx.send((tag, Heard::Gone(how)));
         });
         Ok(Running { host, pid, stdin })
