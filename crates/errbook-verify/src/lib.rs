@@ -16,6 +16,7 @@
 mod backends;
 mod compare;
 mod drive;
+mod error;
 mod estimate;
 mod execute;
 mod gpu;
@@ -37,7 +38,6 @@ mod upkeep;
 mod wire;
 pub mod worker;
 
-pub(crate) use estimate::MemCap;
 pub use options::{
     GpuSelection, Options, Runner, SandboxChoice, SlurmChoice, SshHost, DEFAULT_LOG_BYTES,
 };
