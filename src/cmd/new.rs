@@ -10,10 +10,9 @@ use std::process::ExitCode;
 
 pub(crate) fn run(root: &Path, kind: &str, id: &str) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(errbook_core::Error::Other(format!(
-            "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
-            root.display()
-        )));
+        return Err(errbook_core::Error::NoSite {
+            root: root.to_path_buf(),
+        });
     }
     let kind = if kind == "error" {
         PageKind::Entry

@@ -14,7 +14,7 @@ pub(crate) fn run(root: &Path, query: &str, limit: usize, json: bool) -> Result<
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
-            .map_err(|e| errbook_core::Error::Other(format!("reading stdin: {e}")))?;
+            .map_err(|e| errbook_core::Error::system("reading stdin", e))?;
         s
     } else {
         query.to_string()

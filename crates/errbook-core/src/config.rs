@@ -1,5 +1,9 @@
 //! `book.toml`: the site's configuration, read once at the start of every command.
 
+mod values;
+
+pub use values::{parse_mib, GpuFlag, MemCap, Mib, SandboxKind};
+
 use crate::error::{Error, IoContext, Result};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -85,15 +89,16 @@ pub struct VerifyConfig {
     pub python: String,
     /// How much of each GPU's memory the runs packed onto it may plan to use together: a share
     /// (`90%`), an amount (`60GiB`), or `0` for one run per GPU.
-    pub gpu_mem_cap: String,
+    #[serde(deserialize_with = "values::from_text")]
+    pub gpu_mem_cap: MemCap,
     /// GPU memory a run is taken to use when it declares none and no record measured it.
-    pub gpu_mem_default: String,
+    pub gpu_mem_default: Mib,
     /// How runs are contained: `bwrap` (bubblewrap) or `none`.
-    pub sandbox: String,
+    pub sandbox: SandboxKind,
     /// The bubblewrap binary: a path, or a name on `PATH` (default `bwrap`).
     pub bwrap: Option<PathBuf>,
     /// Memory a run may use (`16G`, `512M`); default: half of the host's memory.
-    pub memory_limit: Option<String>,
+    pub memory_limit: Option<Mib>,
     /// Tasks (processes and threads) a run may have at once.
     pub tasks_limit: Option<u64>,
     /// Variables of errbook's environment passed to every run, by name (values redacted from
@@ -129,7 +134,7 @@ pub struct SlurmConfig {
     /// More `sbatch` flags, each a word (`--constraint=h100`, `--mem=64G`).
     pub flags: Vec<String>,
     /// How tasks ask for GPUs: `gres` (`--gres=gpu:N`) or `gpus` (`--gpus=N`).
-    pub gpu_flag: Option<String>,
+    pub gpu_flag: GpuFlag,
     /// A folder every node sees (programs, results, errbook itself); relative to the root.
     /// Default: `.errbook/slurm` in the catalog.
     pub shared_dir: Option<PathBuf>,
@@ -183,9 +188,9 @@ impl Default for VerifyConfig {
             records_dir: PathBuf::from("verify"),
             timeout_s: 300,
             python: "python3".into(),
-            gpu_mem_cap: "90%".into(),
-            gpu_mem_default: "4GiB".into(),
-            sandbox: "bwrap".into(),
+            gpu_mem_cap: MemCap::default(),
+            gpu_mem_default: Mib(4096),
+            sandbox: SandboxKind::default(),
             bwrap: None,
             memory_limit: None,
             tasks_limit: None,
@@ -316,7 +321,8 @@ mod tests {
     fn runners_and_the_sandbox_are_configured_under_verify() {
         let text = "[verify]\nsandbox = 'none'\nmemory_limit = '4G'\nkeep_env = ['HF_TOKEN']\n\n[verify.slurm]\npartition = 'gpu'\nflags = ['--mem=64G']\n\n[verify.ssh]\ncommand = 'ssh -F x'\n";
         let c = Config::parse(text, Path::new("book.toml")).unwrap();
-        assert_eq!(c.verify.sandbox, "none");
+        assert_eq!(c.verify.sandbox, SandboxKind::None);
+        assert_eq!(c.verify.memory_limit, Some(Mib(4096)));
         assert_eq!(c.verify.slurm.partition.as_deref(), Some("gpu"));
         assert_eq!(c.verify.slurm.flags, ["--mem=64G"]);
         assert_eq!(c.verify.ssh.command, "ssh -F x");
@@ -362,6 +368,86 @@ mod tests {
         for good in ["book", "public/site", "../elsewhere"] {
             cfg.check_output(&root, &root.join(good))
                 .unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+    }
+
+    #[test]
+    fn typed_values_are_read_and_defaulted() {
+        let c = Config::parse("", Path::new("book.toml")).unwrap();
+        let v = &c.verify;
+        assert_eq!(
+            (v.sandbox, v.gpu_mem_cap, v.gpu_mem_default, v.memory_limit),
+            (SandboxKind::Bwrap, MemCap::Share(0.9), Mib(4096), None)
+        );
+        assert_eq!(v.slurm.gpu_flag, GpuFlag::Gres);
+        let text = "[verify]\nsandbox = 'bubblewrap'\ngpu_mem_cap = '60GiB'\ngpu_mem_default = '1.5G'\n\n[verify.slurm]\ngpu_flag = 'gpus'\n";
+        let v = Config::parse(text, Path::new("book.toml")).unwrap().verify;
+        assert_eq!(
+            (
+                v.sandbox,
+                v.gpu_mem_cap,
+                v.gpu_mem_default,
+                v.slurm.gpu_flag
+            ),
+            (
+                SandboxKind::Bwrap,
+                MemCap::Mib(61_440),
+                Mib(1536),
+                GpuFlag::Gpus
+            )
+        );
+        let zero = Config::parse("[verify]\ngpu_mem_cap = '0'\n", Path::new("book.toml"));
+        assert_eq!(zero.unwrap().verify.gpu_mem_cap, MemCap::Mib(0));
+    }
+
+    #[test]
+    fn a_wrong_value_names_its_key_and_what_is_accepted() {
+        for (text, key, accepted) in [
+            (
+                "[verify]\nsandbox = 'docker'\n",
+                "sandbox",
+                &["`bwrap`", "`none`"][..],
+            ),
+            (
+                "[verify.slurm]\ngpu_flag = 'gpu'\n",
+                "gpu_flag",
+                &["`gres`", "`gpus`"],
+            ),
+            (
+                "[verify]\ngpu_mem_cap = '150%'\n",
+                "gpu_mem_cap",
+                &["`90%`", "`60GiB`", "`0`"],
+            ),
+            (
+                "[verify]\ngpu_mem_default = 'lots'\n",
+                "gpu_mem_default",
+                &["`4GiB`"],
+            ),
+            (
+                "[verify]\nmemory_limit = '16 parsecs'\n",
+                "memory_limit",
+                &["`16G`", "`512M`"],
+            ),
+            (
+                "[build]\nentry_json = 'some'\n",
+                "entry_json",
+                &["`files`", "`domains`", "`none`"],
+            ),
+        ] {
+            let e = Config::parse(text, Path::new("site/book.toml")).unwrap_err();
+            let Error::Config {
+                ref path,
+                ref message,
+            } = e
+            else {
+                panic!("{text}: {e:?}")
+            };
+            assert_eq!(path, Path::new("site/book.toml"));
+            assert!(message.contains(&format!("{key} = ")), "{key}: {message}");
+            assert!(message.contains("line 2"), "{key}: {message}");
+            for a in accepted {
+                assert!(message.contains(a), "{key}, {a}: {message}");
+            }
         }
     }
 

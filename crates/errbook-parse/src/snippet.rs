@@ -13,6 +13,8 @@
 //!
 //! Lines starting with `#@ ` run but are hidden on the site (setup the article elides).
 
+// `gpu_mem=`: an amount of memory as book.toml writes one (`2GiB`, `1.5G`, `500M`).
+use errbook_core::config::parse_mib;
 use errbook_core::diag::{Code, Diagnostic, Diagnostics};
 use errbook_core::model::{Claim, RunSpec, Snippet};
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -462,24 +464,6 @@ fn is_module(m: &str) -> bool {
             .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
             && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
     })
-}
-
-/// An amount of memory in MiB: `2GiB`, `2G`, `1.5GB`, `500MiB`, `500M`, or a bare number of MiB.
-pub fn parse_mib(v: &str) -> Option<u64> {
-    let v = v.trim();
-    let split = v
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(v.len());
-    let (num, unit) = v.split_at(split);
-    let n: f64 = num.parse().ok()?;
-    let mul = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "m" | "mb" | "mib" => 1.0,
-        "g" | "gb" | "gib" => 1024.0,
-        "t" | "tb" | "tib" => 1024.0 * 1024.0,
-        _ => return None,
-    };
-    let mib = (n * mul).round();
-    (n.is_finite() && (1.0..1e12).contains(&mib)).then_some(mib as u64)
 }
 
 /// Check continuations: `after=` must name an earlier block of the same page; ids unique.

@@ -98,7 +98,7 @@ pub fn write(dir: &Path, rec: &Record) -> Result<Written> {
 
 /// A record as its file holds it: pretty JSON and a trailing newline.
 fn text(rec: &Record) -> Result<String> {
-    let mut text = serde_json::to_string_pretty(rec).map_err(|e| Error::Other(e.to_string()))?;
+    let mut text = serde_json::to_string_pretty(rec).map_err(|e| Error::encode("record", e))?;
     text.push('\n');
     Ok(text)
 }

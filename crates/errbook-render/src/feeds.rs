@@ -170,10 +170,10 @@ fn document(
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
         body(w)
     };
-    write(&mut w).map_err(|e| Error::Other(format!("XML: {e}")))?;
+    write(&mut w).map_err(|e| Error::encode("XML", e))?;
     let mut bytes = w.into_inner();
     bytes.push(b'\n');
-    String::from_utf8(bytes).map_err(|e| Error::Other(format!("XML: {e}")))
+    String::from_utf8(bytes).map_err(|e| Error::encode("XML", e))
 }
 
 fn text_element(w: &mut Writer<Vec<u8>>, name: &str, text: &str) -> io::Result<()> {

@@ -269,18 +269,19 @@ fn rules(theme: &Theme, scope: &str, reset: bool) -> String {
 /// ones where the page is dark (the system's scheme when the reader chose none, or the reader's
 /// choice: `html[data-theme]`, as style.css reads it). Made once a process.
 pub(crate) fn stylesheet() -> errbook_core::error::Result<&'static str> {
-    static CSS: LazyLock<Result<String, String>> =
-        LazyLock::new(|| make_stylesheet().map_err(|e| e.to_string()));
-    CSS.as_deref()
-        .map_err(|e| errbook_core::error::Error::Other(e.clone()))
+    use errbook_core::error::Error;
+    static CSS: LazyLock<Result<String, Arc<Error>>> =
+        LazyLock::new(|| make_stylesheet().map_err(Arc::new));
+    CSS.as_deref().map_err(|e| Error::Shared(e.clone()))
 }
 
 fn make_stylesheet() -> errbook_core::error::Result<String> {
     let themes = ThemeSet::load_defaults();
     let theme = |name: &str| {
-        themes.themes.get(name).ok_or_else(|| {
-            errbook_core::error::Error::Other(format!("syntect has no theme {name}"))
-        })
+        themes
+            .themes
+            .get(name)
+            .ok_or_else(|| errbook_core::error::Error::Bug(format!("syntect has no theme {name}")))
     };
     let (light, dark) = (theme(LIGHT)?, theme(DARK)?);
     // The themes' colours as they are fail WCAG AA on the page's code background (comments at

@@ -275,7 +275,7 @@ impl Renderer<'_> {
             .lists
             .pages
             .get(i)
-            .ok_or_else(|| Error::Other(format!("no list page {i}")))?;
+            .ok_or_else(|| Error::Bug(format!("no list page {i}")))?;
         self.finish(self.lists.page(self, lp)?)
     }
 

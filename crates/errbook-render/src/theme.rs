@@ -243,7 +243,11 @@ fn on_disk(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
         return Ok(out);
     }
     for item in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let item = item.map_err(|e| Error::Other(format!("{}: {e}", dir.display())))?;
+        // The file walkdir could not read, or the folder; its I/O error.
+        let item = item.map_err(|e| Error::Io {
+            path: e.path().unwrap_or(dir).to_path_buf(),
+            source: e.into(),
+        })?;
         if !item.file_type().is_file() {
             continue;
         }

@@ -30,10 +30,10 @@ pub fn init(dir: &Path) -> Result<Init> {
         .map(|(rel, _)| dir.join(rel))
         .find(|p| p.exists())
     {
-        return Err(Error::Other(format!(
-            "{} already exists; errbook init writes no file over another",
-            taken.display()
-        )));
+        return Err(Error::Exists {
+            path: taken,
+            command: "init",
+        });
     }
     let mut written = Vec::new();
     for (rel, bytes) in files {

@@ -68,16 +68,15 @@ pub(super) fn spawn(
 ) -> errbook_core::error::Result<()> {
     listener
         .set_nonblocking(true)
-        .map_err(|e| Error::Other(format!("cannot serve: {e}")))?;
+        .map_err(|e| Error::system("cannot serve", e))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::Other(format!("cannot start the HTTP runtime: {e}")))?;
+        .map_err(|e| Error::system("cannot start the HTTP runtime", e))?;
     let listener = {
         let _guard = rt.enter();
-        tokio::net::TcpListener::from_std(listener)
-            .map_err(|e| Error::Other(format!("cannot serve: {e}")))?
+        tokio::net::TcpListener::from_std(listener).map_err(|e| Error::system("cannot serve", e))?
     };
     let app = router(Arc::new(Site {
         current,
@@ -97,7 +96,7 @@ pub(super) fn spawn(
 /// headers every answer carries.
 fn router(site: Arc<Site>) -> errbook_core::error::Result<Router> {
     let csp = HeaderValue::try_from(csp_header())
-        .map_err(|e| Error::Other(format!("the CSP is no header value: {e}")))?;
+        .map_err(|e| Error::Bug(format!("the CSP is no header value: {e}")))?;
     let always =
         |name: HeaderName, value: HeaderValue| SetResponseHeaderLayer::overriding(name, value);
     Ok(Router::new()

@@ -27,7 +27,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     // The watcher reports absolute paths; with the root absolute too, a changed path is shown
     // under the root.
     let root = &std::path::absolute(root)
-        .map_err(|e| Error::Other(format!("cannot resolve {}: {e}", root.display())))?;
+        .map_err(|e| Error::system(format!("cannot resolve {}", root.display()), e))?;
     let cfg = Config::load(root)?;
     // Watch before the first snapshot: a file saved while it is taken is read right after.
     let watcher = watch::start(&watch::watched(root, &cfg))?;
@@ -41,7 +41,7 @@ pub fn run(root: &Path, opts: &Options, sink: Sink) -> Result<()> {
     update(None, false);
 
     let listener = std::net::TcpListener::bind(opts.addr)
-        .map_err(|e| Error::Other(format!("cannot listen on {}: {e}", opts.addr)))?;
+        .map_err(|e| Error::system(format!("cannot listen on {}", opts.addr), e))?;
     http::spawn(listener, current.clone(), reload.clone(), sink.clone())?;
     sink(Event::Listening {
         url: format!("http://{}/", opts.addr),
@@ -68,7 +68,7 @@ fn guarded(take: impl FnOnce() -> Result<Snapshot>) -> Result<Snapshot> {
         let what = (p.downcast_ref::<&str>().map(|s| s.to_string()))
             .or_else(|| p.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".into());
-        Err(Error::Other(format!(
+        Err(Error::Bug(format!(
             "errbook hit a bug while building ({what}); the previous site is still served. \
              Please report it with the file you changed."
         )))

@@ -38,11 +38,11 @@ pub(super) struct Watcher {
 pub(super) fn start(paths: &[PathBuf]) -> Result<Watcher> {
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(Duration::from_millis(50), None, tx)
-        .map_err(|e| Error::Other(format!("cannot watch files: {e}")))?;
+        .map_err(|e| Error::system("cannot watch files", e))?;
     for p in paths {
         debouncer
             .watch(p, RecursiveMode::Recursive)
-            .map_err(|e| Error::Other(format!("cannot watch {}: {e}", p.display())))?;
+            .map_err(|e| Error::system(format!("cannot watch {}", p.display()), e))?;
     }
     Ok(Watcher {
         _debouncer: debouncer,

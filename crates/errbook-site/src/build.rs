@@ -93,7 +93,7 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
-            .map_err(|e| errbook_core::error::Error::Other(format!("thread pool: {e}")))?;
+            .map_err(|e| errbook_core::error::Error::system("cannot make a thread pool", e))?;
         pool.install(run)
     } else {
         run()
@@ -321,7 +321,7 @@ pub(super) struct JobOutput {
 /// Resolve the job's view once, and render its page (and an entry's JSON) from it.
 pub(super) fn run_job(r: &Renderer<'_>, resolver: &Resolver<'_>, job: &Job) -> Result<JobOutput> {
     let cat = resolver.catalog;
-    let missing = || errbook_core::error::Error::Other(format!("no page for {job:?}"));
+    let missing = || errbook_core::error::Error::Bug(format!("no page for {job:?}"));
     Ok(match *job {
         Job::Entry(i) => entry_job(r, *resolver, cat.entries.get(i).ok_or_else(missing)?)?,
         Job::Article(i) => {
@@ -424,7 +424,7 @@ pub(super) fn catalog_files(
 
 /// A JSON error as the crate's.
 pub(super) fn json_error(e: serde_json::Error) -> errbook_core::error::Error {
-    errbook_core::error::Error::Other(format!("JSON: {e}"))
+    errbook_core::error::Error::encode("JSON", e)
 }
 
 /// A failure writing JSON into the staging file `rel` as the crate's error: a full disk stays
@@ -435,7 +435,7 @@ fn stream_error(rel: &str, e: serde_json::Error) -> errbook_core::error::Error {
             path: rel.into(),
             source: e.into(),
         },
-        false => errbook_core::error::Error::Other(format!("{rel}: {e}")),
+        false => errbook_core::error::Error::encode(rel, e),
     }
 }
 

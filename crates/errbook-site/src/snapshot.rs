@@ -30,7 +30,7 @@ pub struct Snapshot {
     /// The site path of every page, in the order a build renders them.
     pages: Vec<String>,
     /// The files made from the whole catalog at once (its JSON, sitemap, feed, search index).
-    whole: OnceLock<std::result::Result<Files, String>>,
+    whole: OnceLock<std::result::Result<Files, Arc<Error>>>,
     /// The files made so far.
     made: Mutex<Files>,
     millis: u128,
@@ -201,13 +201,13 @@ impl Snapshot {
             let cat = &self.analysis.catalog;
             let resolver = Resolver::new(cat, &self.analysis.graph, &self.records);
             let files = catalog_files(&self.cfg, &resolver, &self.pages, false, Wanted::ALL)
-                .map_err(|e| e.to_string())?;
+                .map_err(Arc::new)?;
             Ok(files
                 .into_iter()
                 .map(|f| (f.path, Arc::new(f.bytes)))
                 .collect())
         });
-        made.as_ref().map_err(|e| Error::Other(e.clone()))
+        made.as_ref().map_err(|e| Error::Shared(e.clone()))
     }
 }
 
@@ -221,7 +221,6 @@ fn from_whole(rel: &str) -> bool {
 
 /// The JSON of the `i`th entry, from its view.
 fn entry_json(resolver: &Resolver<'_>, i: usize) -> Result<Vec<u8>> {
-    let e =
-        (resolver.catalog.entries.get(i)).ok_or_else(|| Error::Other(format!("no entry {i}")))?;
+    let e = (resolver.catalog.entries.get(i)).ok_or_else(|| Error::Bug(format!("no entry {i}")))?;
     to_json(&errbook_render::api::entry(&resolver.entry(e)))
 }

@@ -3,7 +3,7 @@
 //! Each is prepared before the plan, so that a missing bubblewrap or an unreachable host stops
 //! the session before anything is written.
 
-use super::estimate::MemCap;
+use super::error::VerifyError;
 use super::execute::{self, Here};
 use super::gpu::{self, Host};
 use super::job::{Backend, Job, Update};
@@ -12,8 +12,8 @@ use super::progress::{Event, Progress};
 use super::runner::sandbox::{check_names, Sandbox, SandboxSpec};
 use super::wire::WorkPlan;
 use super::{slurm, ssh};
-use errbook_core::config::Config;
-use errbook_core::error::{Error, Result};
+use errbook_core::config::{Config, MemCap};
+use errbook_core::error::Result;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -26,9 +26,9 @@ pub(crate) fn prepare(
     progress: &mut dyn Progress,
 ) -> Result<Box<dyn Backend>> {
     let python = shlex::split(&cfg.verify.python).unwrap_or_else(|| vec!["python3".into()]);
-    check_names(&opts.kept_names(&cfg.verify)).map_err(Error::Other)?;
+    check_names(&opts.kept_names(&cfg.verify))?;
     let template = WorkPlan {
-        sandbox: opts.sandbox.spec(&cfg.verify)?,
+        sandbox: opts.sandbox.spec(&cfg.verify),
         gpus: opts.gpus.clone(),
         cap,
         python,
@@ -85,7 +85,7 @@ impl Local {
 }
 
 fn prepare_sandbox(spec: &SandboxSpec) -> Result<Sandbox> {
-    Sandbox::prepare(spec).map_err(|e| Error::Other(e.to_string()))
+    Sandbox::prepare(spec).map_err(|e| VerifyError::Sandbox(e).into())
 }
 
 impl Backend for Local {

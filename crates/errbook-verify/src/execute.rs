@@ -5,13 +5,13 @@
 //! a remote host (SSH, Slurm) both run their jobs here, so every runner runs a snippet the same
 //! way.
 
-use super::estimate::MemCap;
 use super::gpu::Host;
 use super::gpumem::{self, Sampler};
 use super::job::{Finished, Job, Ran, Update};
 use super::runner::sandbox::Sandbox;
 use super::runner::{local, Output};
 use super::{schedule, traceback};
+use errbook_core::config::MemCap;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

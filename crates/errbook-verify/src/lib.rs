@@ -18,6 +18,7 @@ mod backends;
 mod cmdline;
 mod compare;
 mod drive;
+mod error;
 mod estimate;
 mod execute;
 mod gpu;
@@ -39,7 +40,6 @@ mod upkeep;
 mod wire;
 pub mod worker;
 
-pub(crate) use estimate::MemCap;
 pub use options::{
     GpuSelection, Options, Runner, SandboxChoice, SlurmChoice, SshHost, DEFAULT_LOG_BYTES,
 };

@@ -2,8 +2,9 @@
 //! caller) fills in. The GPU selection and the runner are parsed and checked here, so a session
 //! never starts on a malformed `--gpus` list.
 
-use super::runner::sandbox::{SandboxKind, SandboxSpec, DEFAULT_TASKS};
-use errbook_core::config::VerifyConfig;
+use super::error::VerifyError;
+use super::runner::sandbox::{SandboxSpec, DEFAULT_TASKS};
+use errbook_core::config::{MemCap, Mib, SandboxKind, VerifyConfig};
 use errbook_core::error::{Error, Result};
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -54,10 +55,12 @@ impl SshHost {
 impl FromStr for SshHost {
     type Err = Error;
     fn from_str(s: &str) -> Result<SshHost> {
-        let bad = |why: &str| {
-            Error::Other(format!(
-                "--runner: `{s}`: {why} (write ssh://[user@]host[:port])"
-            ))
+        let bad = |why: &str| -> Error {
+            VerifyError::Arg {
+                flag: "--runner",
+                message: format!("`{s}`: {why} (write ssh://[user@]host[:port])"),
+            }
+            .into()
         };
         let rest = s
             .strip_prefix("ssh://")
@@ -105,10 +108,14 @@ impl Runner {
             _ if hosts.len() == values.len() => Ok(Runner::Ssh(
                 hosts.iter().map(|h| h.parse()).collect::<Result<_>>()?,
             )),
-            _ => Err(Error::Other(format!(
-                "--runner: `{}`: use `local`, `slurm`, or one or more `ssh://[user@]host[:port]`",
-                values.join(" ")
-            ))),
+            _ => Err(VerifyError::Arg {
+                flag: "--runner",
+                message: format!(
+                    "`{}`: use `local`, `slurm`, or one or more `ssh://[user@]host[:port]`",
+                    values.join(" ")
+                ),
+            }
+            .into()),
         }
     }
 }
@@ -125,8 +132,8 @@ impl FromStr for Runner {
 pub struct SandboxChoice {
     pub kind: Option<SandboxKind>,
     pub bwrap: Option<PathBuf>,
-    /// `16G`, `512M`.
-    pub memory: Option<String>,
+    /// Memory a run may use.
+    pub memory: Option<Mib>,
     pub tasks: Option<u64>,
 }
 
@@ -140,58 +147,16 @@ pub struct SlurmChoice {
     pub flags: Vec<String>,
 }
 
-impl FromStr for SandboxKind {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<SandboxKind> {
-        match s {
-            "bwrap" | "bubblewrap" => Ok(SandboxKind::Bwrap),
-            "none" => Ok(SandboxKind::None),
-            other => Err(Error::Other(format!(
-                "sandbox: `{other}` is not a sandbox (known: bwrap, none)"
-            ))),
-        }
-    }
-}
-
-/// `16G`, `512M`, `1T`, `1048576K` (binary units) to MiB.
-pub(crate) fn parse_mib(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let digits = s.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let n: u64 = digits.trim().parse().ok()?;
-    let unit = s[digits.len()..].to_ascii_uppercase();
-    let mib = match unit.trim_end_matches("IB").trim_end_matches('B') {
-        "K" => n / 1024,
-        "" | "M" => n,
-        "G" => n.checked_mul(1024)?,
-        "T" => n.checked_mul(1024 * 1024)?,
-        _ => return None,
-    };
-    (mib > 0).then_some(mib)
-}
-
 impl SandboxChoice {
     /// The sandbox every host gives runs: these choices over `cfg`'s.
-    pub(crate) fn spec(&self, cfg: &VerifyConfig) -> Result<SandboxSpec> {
-        let kind = match self.kind {
-            Some(k) => k,
-            None => cfg.sandbox.parse()?,
-        };
-        let memory = self.memory.as_ref().or(cfg.memory_limit.as_ref());
-        let memory_mib = match memory {
-            Some(m) => Some(parse_mib(m).ok_or_else(|| {
-                Error::Other(format!(
-                    "memory limit: `{m}` is not a size (write `16G` or `512M`)"
-                ))
-            })?),
-            None => None,
-        };
-        Ok(SandboxSpec {
-            kind,
+    pub(crate) fn spec(&self, cfg: &VerifyConfig) -> SandboxSpec {
+        SandboxSpec {
+            kind: self.kind.unwrap_or(cfg.sandbox),
             bwrap: self.bwrap.clone().or_else(|| cfg.bwrap.clone()),
-            memory_mib,
+            memory_mib: self.memory.or(cfg.memory_limit).map(|m| m.0),
             tasks: self.tasks.or(cfg.tasks_limit).unwrap_or(DEFAULT_TASKS),
             bind: cfg.sandbox_bind.clone(),
-        })
+        }
     }
 }
 
@@ -229,7 +194,13 @@ impl FromStr for GpuSelection {
             .map(|x| x.trim().parse::<u32>())
             .collect::<std::result::Result<Vec<u32>, _>>()
             .map(GpuSelection::List)
-            .map_err(|_| Error::Other(format!("--gpus: not a list of GPU indices: `{s}`")))
+            .map_err(|_| {
+                VerifyError::Arg {
+                    flag: "--gpus",
+                    message: format!("not a list of GPU indices: `{s}`"),
+                }
+                .into()
+            })
     }
 }
 
@@ -263,7 +234,7 @@ pub struct Options {
     pub reread: bool,
     /// How much of each GPU's memory packed runs may plan to use (default: book.toml's
     /// `verify.gpu_mem_cap`).
-    pub gpu_mem_cap: Option<super::MemCap>,
+    pub gpu_mem_cap: Option<MemCap>,
     /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
     pub report: Option<PathBuf>,
 }
@@ -342,31 +313,30 @@ mod tests {
 
     #[test]
     fn the_sandbox_comes_from_flags_over_book_toml() {
-        assert_eq!(parse_mib("16G"), Some(16 * 1024));
-        assert_eq!(parse_mib("512M"), Some(512));
-        assert_eq!(parse_mib("2GiB"), Some(2048));
-        assert_eq!(parse_mib("lots"), None);
-        assert_eq!(parse_mib("0"), None);
         let mut cfg = VerifyConfig {
-            memory_limit: Some("4G".into()),
+            memory_limit: Some(Mib(4096)),
             ..Default::default()
         };
-        let spec = SandboxChoice::default().spec(&cfg).unwrap();
+        let spec = SandboxChoice::default().spec(&cfg);
         assert_eq!(
             (spec.kind, spec.memory_mib, spec.tasks),
             (SandboxKind::Bwrap, Some(4096), DEFAULT_TASKS)
         );
         let choice = SandboxChoice {
             kind: Some(SandboxKind::None),
-            memory: Some("1G".into()),
+            memory: Some(Mib(1024)),
             ..Default::default()
         };
-        let spec = choice.spec(&cfg).unwrap();
+        let spec = choice.spec(&cfg);
         assert_eq!(
             (spec.kind, spec.memory_mib),
             (SandboxKind::None, Some(1024))
         );
-        cfg.sandbox = "docker".into();
-        assert!(SandboxChoice::default().spec(&cfg).is_err());
+        cfg.sandbox = SandboxKind::None;
+        let spec = SandboxChoice::default().spec(&cfg);
+        assert_eq!(
+            (spec.kind, spec.memory_mib),
+            (SandboxKind::None, Some(4096))
+        );
     }
 }

@@ -30,7 +30,7 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
         let diags = analysis.diags;
         return Err(Error::Content { errors, diags });
     }
-    let packing = Packing::of(&cfg, opts)?;
+    let packing = Packing::of(&cfg, opts);
     let mut set = RecordSet::load(root, &cfg)?;
     if opts.prune && !opts.dry_run {
         upkeep::prune(root, &set, &analysis.catalog, progress)?;

@@ -3,11 +3,13 @@
 //! the host first, then each job's start and end as they happen. Over SSH they travel on the
 //! worker's stdin and stdout; under Slurm the plan is a file and each job's end a file of its own.
 
-use super::estimate::MemCap;
+use super::error::VerifyError;
 use super::gpu::Host;
 use super::job::{Job, Ran};
 use super::options::GpuSelection;
 use super::runner::sandbox::SandboxSpec;
+use errbook_core::config::MemCap;
+use errbook_core::error::{IoContext, Result};
 use errbook_records::Environment;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -73,12 +75,12 @@ impl Message {
 /// The errbook binary remote hosts run: `configured` (a portable build, for hosts whose system
 /// is older than this one), else this one; with a key that changes when it is rebuilt (its
 /// version, size and modification time), under which hosts keep their copy.
-pub(crate) fn errbook_binary(configured: Option<&Path>) -> Result<(PathBuf, String), String> {
+pub(crate) fn errbook_binary(configured: Option<&Path>) -> Result<(PathBuf, String)> {
     let path = match configured {
         Some(p) => p.to_path_buf(),
-        None => std::env::current_exe().map_err(|e| format!("cannot find this errbook: {e}"))?,
+        None => std::env::current_exe().map_err(VerifyError::ThisBinary)?,
     };
-    let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = std::fs::metadata(&path).at(&path)?;
     let mtime = meta
         .modified()
         .ok()

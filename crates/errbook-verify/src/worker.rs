@@ -6,21 +6,23 @@
 //! killed. Under Slurm (`item`) one array task runs one job of a plan file and writes its end
 //! to a file of its own, atomically; before that, one job (`probe`) says what a node has.
 
+use super::error::VerifyError;
 use super::execute::{self, Here};
 use super::gpu;
 use super::job::Update;
 use super::options::GpuSelection;
+use super::runner::bwrap::BwrapError;
 use super::runner::sandbox::Sandbox;
 use super::wire::{Message, WorkPlan};
-use errbook_core::error::{Error, IoContext, Result};
+use errbook_core::error::{IoContext, Result};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Make this host ready for `plan`: its sandbox and its `Host` message.
-fn prepare(plan: &WorkPlan) -> std::result::Result<(Here, Message), String> {
-    let sandbox = Sandbox::prepare(&plan.sandbox).map_err(|e| e.to_string())?;
+fn prepare(plan: &WorkPlan) -> std::result::Result<(Here, Message), BwrapError> {
+    let sandbox = Sandbox::prepare(&plan.sandbox)?;
     let host = gpu::detect(&plan.python, plan.gpus.only());
     let jobs = plan.jobs.unwrap_or_else(execute::cpus);
     let hello = Message::Host {
@@ -62,23 +64,22 @@ pub fn stream(input: impl BufRead + Send + 'static, output: &mut dyn Write) -> R
     let mut first = String::new();
     input
         .read_line(&mut first)
-        .map_err(|e| Error::Other(format!("reading the plan: {e}")))?;
-    let plan: WorkPlan = serde_json::from_str(&first).map_err(|e| {
-        Error::Other(format!(
-            "not a work plan (is this errbook the same version?): {e}"
-        ))
+        .map_err(|source| VerifyError::Session {
+            what: "reading the plan",
+            source,
+        })?;
+    let plan: WorkPlan = serde_json::from_str(&first).map_err(|source| VerifyError::Plan {
+        what: "not a work plan (is this errbook the same version?)".into(),
+        source,
     })?;
     let (here, hello) = match prepare(&plan) {
         Ok(p) => p,
-        Err(message) => {
-            let _ = output.write_all(
-                Message::Fatal {
-                    message: message.clone(),
-                }
-                .line()
-                .as_bytes(),
-            );
-            return Err(Error::Other(message));
+        Err(e) => {
+            let fatal = Message::Fatal {
+                message: e.to_string(),
+            };
+            let _ = output.write_all(fatal.line().as_bytes());
+            return Err(VerifyError::Sandbox(e).into());
         }
     };
     let send = |output: &mut dyn Write, m: &Message| {
@@ -86,7 +87,10 @@ pub fn stream(input: impl BufRead + Send + 'static, output: &mut dyn Write) -> R
             .write_all(m.line().as_bytes())
             .and_then(|_| output.flush())
     };
-    send(output, &hello).map_err(|e| Error::Other(format!("writing to the session: {e}")))?;
+    send(output, &hello).map_err(|source| VerifyError::Session {
+        what: "writing to the session",
+        source,
+    })?;
     if plan.items.is_empty() {
         return Ok(());
     }
@@ -114,10 +118,9 @@ pub fn stream(input: impl BufRead + Send + 'static, output: &mut dyn Write) -> R
 /// gave the task.
 pub fn item(plan: &Path, item: usize, out: &Path) -> Result<()> {
     let text = std::fs::read_to_string(plan).at(plan)?;
-    let mut plan: WorkPlan = serde_json::from_str(&text)
-        .map_err(|e| Error::Other(format!("{}: not a work plan: {e}", plan.display())))?;
+    let mut plan = read_plan(plan, &text)?;
     let Some(job) = plan.items.get(item).cloned() else {
-        return Err(Error::Other(format!("the plan has no job at {item}")));
+        return Err(VerifyError::NoJob(item).into());
     };
     plan.gpus = slurm_gpus(
         job.gpus,
@@ -126,12 +129,12 @@ pub fn item(plan: &Path, item: usize, out: &Path) -> Result<()> {
     let target = out.join(format!("{item}.json"));
     let (here, hello) = match prepare(&plan) {
         Ok(p) => p,
-        Err(message) => {
+        Err(e) => {
             let fatal = Message::Fatal {
-                message: message.clone(),
+                message: e.to_string(),
             };
             errbook_core::fs::write_atomic(&target, fatal.line().as_bytes())?;
-            return Err(Error::Other(message));
+            return Err(VerifyError::Sandbox(e).into());
         }
     };
     let mut lines = hello.line();
@@ -149,15 +152,27 @@ pub fn item(plan: &Path, item: usize, out: &Path) -> Result<()> {
 /// job), or why it cannot run anything, written to the file `out`.
 pub fn probe(plan: &Path, out: &Path) -> Result<()> {
     let text = std::fs::read_to_string(plan).at(plan)?;
-    let mut plan: WorkPlan = serde_json::from_str(&text)
-        .map_err(|e| Error::Other(format!("{}: not a work plan: {e}", plan.display())))?;
+    let mut plan = read_plan(plan, &text)?;
     let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
     plan.gpus = slurm_gpus(u32::from(visible.is_some()), visible.as_deref());
     let said = match prepare(&plan) {
         Ok((_, hello)) => hello,
-        Err(message) => Message::Fatal { message },
+        Err(e) => Message::Fatal {
+            message: e.to_string(),
+        },
     };
     errbook_core::fs::write_atomic(out, said.line().as_bytes())
+}
+
+/// The plan file `path`, whose text is `text`.
+fn read_plan(path: &Path, text: &str) -> Result<WorkPlan> {
+    serde_json::from_str(text).map_err(|source| {
+        VerifyError::Plan {
+            what: format!("{}: not a work plan", path.display()),
+            source,
+        }
+        .into()
+    })
 }
 
 /// The GPUs a Slurm task may use: none when it asked for none, else those Slurm made visible.

@@ -142,7 +142,11 @@ impl Staging {
         }
         let mut n = 0;
         for item in walkdir::WalkDir::new(src).sort_by_file_name() {
-            let item = item.map_err(|e| Error::Other(format!("{}: {e}", src.display())))?;
+            // The file walkdir could not read, or the folder; its I/O error.
+            let item = item.map_err(|e| Error::Io {
+                path: e.path().unwrap_or(src).to_path_buf(),
+                source: e.into(),
+            })?;
             if !item.file_type().is_file() {
                 continue;
             }
@@ -189,7 +193,7 @@ impl Staging {
 }
 
 fn poisoned() -> Error {
-    Error::Other("a render thread panicked while noting a written file".into())
+    Error::Bug("a render thread panicked while noting a written file".into())
 }
 
 /// Refuse to replace a folder that holds something and is not errbook's output: the build would

@@ -31,10 +31,9 @@ pub(crate) struct Args {
 
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(errbook_core::Error::Other(format!(
-            "no book.toml in {}: run errbook in the site root, or pass `--root DIR`",
-            root.display()
-        )));
+        return Err(errbook_core::Error::NoSite {
+            root: root.to_path_buf(),
+        });
     }
     // A book.toml that does not parse is a problem in the site's own files: report it like the
     // content's problems (exit 1), not as a failure of errbook (exit 2).

@@ -1,6 +1,8 @@
 //! `errbook verify`'s arguments, and their translation into the library's `verify::Options`
-//! (where the runner, the GPU list and the sandbox are parsed and checked).
+//! (where the runner and the GPU list are parsed and checked; the sandbox, sizes and the GPU
+//! memory cap are book.toml's types, parsed by clap).
 
+use errbook_core::config::{MemCap, Mib, SandboxKind};
 use errbook_core::Result;
 use errbook_verify::{Options, Runner, SandboxChoice, SlurmChoice, DEFAULT_LOG_BYTES};
 use std::path::PathBuf;
@@ -14,13 +16,13 @@ pub(crate) struct Args {
     /// How runs are contained: `bwrap` (bubblewrap, the default) or `none` (unconfined: warned
     /// about and recorded).
     #[arg(long, value_name = "SANDBOX")]
-    pub sandbox: Option<String>,
+    pub sandbox: Option<SandboxKind>,
     /// The bubblewrap binary (default: `bwrap` on PATH; book.toml: verify.bwrap).
     #[arg(long, value_name = "PATH")]
     pub bwrap: Option<PathBuf>,
     /// Memory a run may use (`16G`; default: half of the host's memory).
     #[arg(long, value_name = "SIZE")]
-    pub memory_limit: Option<String>,
+    pub memory_limit: Option<Mib>,
     /// Tasks (processes and threads) a run may have at once (default 8192).
     #[arg(long, value_name = "N")]
     pub tasks_limit: Option<u64>,
@@ -61,7 +63,7 @@ pub(crate) struct Args {
     /// (`90%`), an amount (`60GiB`), or `0` for one run per GPU (default: book.toml's
     /// `verify.gpu_mem_cap`, itself 90%).
     #[arg(long, value_name = "CAP")]
-    pub gpu_mem_cap: Option<String>,
+    pub gpu_mem_cap: Option<MemCap>,
     /// Also write the session (plan, packing timeline, verdicts) as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -80,7 +82,7 @@ pub(crate) struct Args {
 }
 
 impl Args {
-    /// The session's options; a malformed runner, `--gpus` list or sandbox is an error.
+    /// The session's options; a malformed runner or `--gpus` list is an error.
     pub(crate) fn options(self) -> Result<Options> {
         Ok(Options {
             runner: Runner::parse(&self.runner)?,
@@ -94,7 +96,7 @@ impl Args {
             },
             keep_env: self.keep_env,
             sandbox: SandboxChoice {
-                kind: self.sandbox.as_deref().map(str::parse).transpose()?,
+                kind: self.sandbox,
                 bwrap: self.bwrap,
                 memory: self.memory_limit,
                 tasks: self.tasks_limit,
@@ -108,7 +110,7 @@ impl Args {
             log_bytes: self.log_bytes,
             prune: self.prune,
             reread: self.reread,
-            gpu_mem_cap: self.gpu_mem_cap.map(|c| c.parse()).transpose()?,
+            gpu_mem_cap: self.gpu_mem_cap,
             report: self.report,
             ..Options::default()
         })

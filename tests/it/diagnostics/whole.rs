@@ -234,3 +234,59 @@ fn bad_book_toml_fails_check_with_its_location() {
         "{err}"
     );
 }
+
+#[test]
+fn a_wrong_value_in_book_toml_names_its_key_and_the_accepted_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (toml, key, accepted) in [
+        (
+            "[verify]\nsandbox = \"docker\"\n",
+            "sandbox",
+            &["`bwrap`", "`none`"][..],
+        ),
+        (
+            "[verify.slurm]\ngpu_flag = \"gpu\"\n",
+            "gpu_flag",
+            &["`gres`", "`gpus`"],
+        ),
+        (
+            "[verify]\ngpu_mem_cap = \"150%\"\n",
+            "gpu_mem_cap",
+            &["`90%`", "`60GiB`"],
+        ),
+        (
+            "[verify]\ngpu_mem_default = \"lots\"\n",
+            "gpu_mem_default",
+            &["`4GiB`"],
+        ),
+        (
+            "[verify]\nmemory_limit = \"16 parsecs\"\n",
+            "memory_limit",
+            &["`16G`"],
+        ),
+    ] {
+        std::fs::write(tmp.path().join("book.toml"), toml).unwrap();
+        let (status, err) = check(tmp.path());
+        assert_eq!(status, 1, "{key}: {err}");
+        assert!(err.contains("error[E-config]: "), "{key}: {err}");
+        assert!(err.contains("line 2"), "{key}: {err}");
+        assert!(err.contains(&format!("{key} = ")), "{key}: {err}");
+        for a in accepted {
+            assert!(err.contains(a), "{key}, {a}: {err}");
+        }
+        // `verify` refuses it as it reads book.toml, before anything runs.
+        let out = Command::cargo_bin("errbook")
+            .unwrap()
+            .args(["verify", "--dry-run", "--root"])
+            .arg(tmp.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{key}: {err}");
+        assert!(
+            err.contains("book.toml: invalid configuration"),
+            "{key}: {err}"
+        );
+        assert!(err.contains(accepted[0]), "{key}: {err}");
+    }
+}

@@ -26,7 +26,8 @@ pub enum Severity {
 /// errors, `W-` codes warnings) and a stable name that tests and documentation refer to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
-    /// `E-config`: book.toml does not parse or names an unknown key.
+    /// `E-config`: book.toml does not parse, names an unknown key or gives a key a value it
+    /// does not take.
     Config,
     /// `E-date`: a date that is not YYYY-MM-DD.
     Date,

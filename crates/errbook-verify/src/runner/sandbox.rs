@@ -3,10 +3,12 @@
 //! checked, cgroups made, the interpreter resolved). `Sandbox::command` turns one `Request` into
 //! the process to start, contained or (`--sandbox none`) not.
 
+use super::super::error::VerifyError;
 use super::bwrap::{self, BwrapError, Layout};
 use super::cgroup::{Cgroups, RunCgroup};
 use super::interp::{self, Resolved};
 use super::{env, Request};
+use errbook_core::config::SandboxKind;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,17 +18,6 @@ use std::sync::Mutex;
 /// Tasks (processes and threads) a run may have at once by default: a PyTorch run with
 /// DataLoader workers on a many-core host has a thousand or more.
 pub(crate) const DEFAULT_TASKS: u64 = 8192;
-
-/// How runs are contained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SandboxKind {
-    /// bubblewrap (the default).
-    #[default]
-    Bwrap,
-    /// Not at all (`--sandbox none`): warned about and recorded.
-    None,
-}
 
 /// What the session asks of the sandbox on every host.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -312,9 +303,9 @@ fn nvidia_devices() -> Vec<PathBuf> {
 }
 
 /// The environment names a maintainer passes, checked: names only, never patterns.
-pub(crate) fn check_names(names: &[String]) -> Result<(), String> {
+pub(crate) fn check_names(names: &[String]) -> Result<(), VerifyError> {
     match names.iter().find(|n| !env::valid_name(n)) {
-        Some(bad) => Err(format!("--keep-env / verify.keep_env: `{bad}` is not a variable name; name each variable a run needs (patterns such as `NCCL_*` would pass variables nobody named)")),
+        Some(bad) => Err(VerifyError::KeepEnv(bad.clone())),
         None => Ok(()),
     }
 }
@@ -335,6 +326,7 @@ mod tests {
         assert!(check_names(&["HF_TOKEN".into()]).is_ok());
         assert!(check_names(&["NCCL_*".into()])
             .unwrap_err()
-            .contains("NCCL_*"));
+            .to_string()
+            .contains("`NCCL_*` is not a variable name"));
     }
 }

@@ -13,13 +13,14 @@ mod queue;
 mod submit;
 
 use super::cmdline;
+use super::error::VerifyError;
 use super::gpu::Host;
 use super::job::{Backend, Finished, Job, Ran, Update};
 use super::options::{GpuSelection, Options};
 use super::runner::Output;
 use super::wire::{errbook_binary, Message, WorkPlan};
 use errbook_core::config::Config;
-use errbook_core::error::{Error, Result};
+use errbook_core::error::{IoContext, Result};
 use queue::Ending;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -63,22 +64,16 @@ impl Slurm {
             partition: o.partition.clone().or_else(|| c.partition.clone()),
             account: o.account.clone().or_else(|| c.account.clone()),
             qos: o.qos.clone().or_else(|| c.qos.clone()),
-            gpu_flag: c.gpu_flag.clone().unwrap_or_else(|| "gres".into()),
+            gpu_flag: c.gpu_flag,
             flags: c.flags.iter().chain(&o.flags).cloned().collect(),
         };
-        if !["gres", "gpus"].contains(&settings.gpu_flag.as_str()) {
-            return Err(Error::Other(format!(
-                "verify.slurm.gpu_flag: `{}` (use `gres` or `gpus`)",
-                settings.gpu_flag
-            )));
-        }
         let ok = cmdline::status(
             Command::new("sbatch")
                 .arg("--version")
                 .stdout(Stdio::null()),
         );
         if !ok.is_ok_and(|s| s.success()) {
-            return Err(Error::Other("--runner slurm: `sbatch` is not on PATH; run errbook where Slurm's commands are (a login node)".into()));
+            return Err(VerifyError::NoSbatch.into());
         }
         let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
         let shared = root.join(
@@ -86,19 +81,17 @@ impl Slurm {
                 .clone()
                 .unwrap_or_else(|| ".errbook/slurm".into()),
         );
-        let binary = errbook_binary(c.errbook.as_deref()).map_err(Error::Other)?;
+        let binary = errbook_binary(c.errbook.as_deref())?;
         // `--gpus none` holds on a cluster too: GPU runs are skipped.
         let gpus = match opts.gpus {
             GpuSelection::None => 0,
             _ => queue::gpus_per_node(settings.partition.as_deref()).unwrap_or(0),
         };
         let poll = Duration::from_secs_f64(c.poll_s.unwrap_or(5.0).clamp(0.1, 600.0));
-        let exe = submit::install(&shared, &binary.0, &binary.1)
-            .map_err(|e| Error::Other(format!("{}: {e}", shared.display())))?;
+        let exe = submit::install(&shared, &binary.0, &binary.1).at(&shared)?;
         let ask = (&settings, shared.as_path(), exe.as_path());
-        let host = probe::ask(ask, &template, gpus, poll, &opts.cancel, said).map_err(|e| {
-            Error::Other(format!("--runner slurm: a node cannot run snippets: {e}"))
-        })?;
+        let host = probe::ask(ask, &template, gpus, poll, &opts.cancel, said)
+            .map_err(VerifyError::Node)?;
         Ok(Slurm {
             settings,
             shared,

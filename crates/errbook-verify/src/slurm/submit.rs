@@ -6,6 +6,7 @@
 use super::super::cmdline;
 use super::super::job::Job;
 use super::super::wire::WorkPlan;
+use errbook_core::config::GpuFlag;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,8 +22,7 @@ pub(super) struct Settings {
     pub partition: Option<String>,
     pub account: Option<String>,
     pub qos: Option<String>,
-    /// `gres` or `gpus`.
-    pub gpu_flag: String,
+    pub gpu_flag: GpuFlag,
     pub flags: Vec<String>,
 }
 
@@ -78,9 +78,9 @@ pub(super) fn sbatch_args(s: &Settings, a: &Array, n: usize, dir: &Path) -> Vec<
 pub(super) fn resources(s: &Settings, gpus: u32) -> Vec<String> {
     let mut v = Vec::new();
     if gpus > 0 {
-        v.push(match s.gpu_flag.as_str() {
-            "gpus" => format!("--gpus={gpus}"),
-            _ => format!("--gres=gpu:{gpus}"),
+        v.push(match s.gpu_flag {
+            GpuFlag::Gpus => format!("--gpus={gpus}"),
+            GpuFlag::Gres => format!("--gres=gpu:{gpus}"),
         });
     }
     for (flag, value) in [
@@ -228,7 +228,7 @@ mod tests {
         let s = Settings {
             partition: Some("gpu".into()),
             qos: Some("high".into()),
-            gpu_flag: "gres".into(),
+            gpu_flag: GpuFlag::Gres,
             flags: vec!["--constraint=h100".into()],
             ..Default::default()
         };
@@ -238,7 +238,7 @@ mod tests {
             "--parsable --array=0-0 --job-name=errbook-verify --output=/shared/s/logs/%A_%a.out --chdir=/shared/s --time=7 --no-requeue --gres=gpu:2 --partition=gpu --qos=high --constraint=h100 /shared/s/job.sh /shared/s/plan-1.json /shared/s/results/1"
         );
         let gpus = Settings {
-            gpu_flag: "gpus".into(),
+            gpu_flag: GpuFlag::Gpus,
             ..Default::default()
         };
         assert!(sbatch_args(&gpus, &a[1], 1, Path::new("/s")).contains(&"--gpus=2".to_string()));

@@ -10,6 +10,7 @@ mod conn;
 mod remote;
 mod split;
 
+use super::error::VerifyError;
 use super::gpu::Host;
 use super::job::{Backend, Finished, Job, Ran, Update};
 use super::options::SshHost;
@@ -58,14 +59,9 @@ impl Ssh {
     pub(crate) fn prepare(targets: &[SshHost], cfg: &SshConfig, plan: WorkPlan) -> Result<Ssh> {
         let ssh = shlex::split(&cfg.command)
             .filter(|w| !w.is_empty())
-            .ok_or_else(|| {
-                Error::Other(format!(
-                    "verify.ssh.command: cannot split `{}`",
-                    cfg.command
-                ))
-            })?;
-        let (binary, key) = errbook_binary(cfg.errbook.as_deref()).map_err(Error::Other)?;
-        let probe = serde_json::to_string(&plan).map_err(|e| Error::Other(e.to_string()))?;
+            .ok_or_else(|| VerifyError::SshCommand(cfg.command.clone()))?;
+        let (binary, key) = errbook_binary(cfg.errbook.as_deref())?;
+        let probe = serde_json::to_string(&plan).map_err(|e| Error::encode("work plan", e))?;
         let reached: Vec<(String, std::result::Result<Remote, String>)> = std::thread::scope(|s| {
             let handles: Vec<_> = targets
                 .iter()
@@ -100,10 +96,7 @@ impl Ssh {
             }
         }
         if ssh.remotes.is_empty() {
-            return Err(Error::Other(format!(
-                "no SSH host can take runs: {}",
-                refused.join("; ")
-            )));
+            return Err(VerifyError::NoHost(refused).into());
         }
         for r in refused {
             ssh.warnings
