@@ -289,6 +289,21 @@ fn stray_text_before_sections() {
 }
 
 #[test]
+fn root_cause_prose_without_its_heading_is_one_error() {
+    expect(
+        "root-cause-no-heading",
+        Expect {
+            at: "content/errors/demo/bad.md:10:1",
+            code: "E-section",
+            message: "the entry has no `## Root Cause` heading above this text",
+            line: Some("A demo cause, written for the test fixtures."),
+            hint:
+                "add a `## Root Cause` line before it: prose after the metadata is the root cause",
+        },
+    );
+}
+
+#[test]
 fn entry_outside_a_domain_folder() {
     expect(
         "entry-outside-domain",

@@ -81,6 +81,9 @@ pub(super) struct MetaItem {
 #[derive(Debug, Default)]
 pub(super) struct Meta {
     items: Vec<MetaItem>,
+    /// Blocks other than bullets before the first section: prose whose `## Root Cause` heading
+    /// is missing, or stray text; `sections::read` reports them, knowing which.
+    pub stray: Vec<Range<usize>>,
 }
 
 impl Meta {
@@ -98,7 +101,8 @@ impl Meta {
     }
 }
 
-/// Read the blocks before the first heading as metadata bullets; anything else there is stray.
+/// Read the blocks before the first heading as metadata bullets; anything else there is kept in
+/// `stray`, for `sections::read` to report.
 pub(super) fn read<'b>(
     cx: &mut Ctx,
     blocks: &mut Peekable<impl Iterator<Item = &'b Block>>,
@@ -110,12 +114,7 @@ pub(super) fn read<'b>(
                 read_item(cx, item.clone(), &mut meta);
             }
         } else {
-            cx.error(
-                Code::Stray,
-                b.range.clone(),
-                "text between the title and the first section cannot be placed",
-                "only `- **Key:** value` bullets go here; put prose under `## Root Cause`",
-            );
+            meta.stray.push(b.range.clone());
         }
     }
     meta

@@ -182,7 +182,7 @@ pub(crate) fn parse(
     if let Some(fm) = split.front.as_ref() {
         check_aliases(fm, &entry.message, &entry.aliases, cx.diags);
     }
-    sections::read(&mut cx, it, &mut entry, &title_at);
+    sections::read(&mut cx, it, &mut entry, &title_at, &meta.stray);
     // Blocks outside every section's items (e.g. code between workarounds) were placed above;
     // order snippets by position so indices follow the page.
     entry.snippets = std::mem::take(&mut cx.snippets);

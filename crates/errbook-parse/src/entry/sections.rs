@@ -41,11 +41,15 @@ struct Seen {
 }
 
 /// Read every section after the metadata into `entry`; `title` locates missing sections.
+/// `stray` is the text between the metadata and the first section: with `## Root Cause`
+/// missing, its first block is that section's prose without its heading, one fault reported
+/// once; the rest is stray text.
 pub(super) fn read<'b>(
     cx: &mut Ctx,
     blocks: impl Iterator<Item = &'b Block>,
     entry: &mut Entry,
     title: &Range<usize>,
+    stray: &[Range<usize>],
 ) {
     let mut seen = Seen::default();
     for g in group(cx, blocks) {
@@ -64,16 +68,38 @@ pub(super) fn read<'b>(
             .insert(g.title.to_ascii_lowercase(), g.heading.clone());
         read_one(cx, g, entry, &mut seen);
     }
+    let mut stray = stray.iter();
     for required in REQUIRED {
         let given = seen.titles.iter().any(|(t, _)| t == required);
-        if !given && !seen.suggested.contains(&required) {
-            cx.error(
+        if given || seen.suggested.contains(&required) {
+            continue;
+        }
+        let headless = match required {
+            "Root Cause" => stray.next(),
+            _ => None,
+        };
+        match headless {
+            Some(prose) => cx.error(
+                Code::Section,
+                prose.clone(),
+                "the entry has no `## Root Cause` heading above this text",
+                "add a `## Root Cause` line before it: prose after the metadata is the root cause",
+            ),
+            None => cx.error(
                 Code::Section,
                 title.clone(),
                 format!("the entry has no `## {required}` section"),
                 format!("add `## {required}` after the metadata bullets"),
-            );
+            ),
         }
+    }
+    for b in stray {
+        cx.error(
+            Code::Stray,
+            b.clone(),
+            "text between the title and the first section cannot be placed",
+            "only `- **Key:** value` bullets go here; put prose under `## Root Cause`",
+        );
     }
 }
 
