@@ -43,7 +43,6 @@ fn snippets(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
         .iter()
         .map(|f| (f.path.as_path(), &f.text))
         .collect();
-    let hint = "run `errbook verify` on a GPU host and commit verify/";
     for page in analysis.catalog.pages() {
         let path = page.source();
         let Some(src) = sources.get(path) else {
@@ -74,6 +73,13 @@ fn snippets(analysis: &Analysis, set: &RecordSet) -> Vec<Diagnostic> {
                     Code::VerifyMissing,
                     format!("runnable code block `{}` has no verification record", s.id),
                 ),
+            };
+            // Only a block that asks for GPUs needs a GPU host; a CPU-only one runs anywhere.
+            let needs_gpus = s.run.as_ref().is_some_and(|r| r.gpus > 0);
+            let hint = if needs_gpus {
+                "run `errbook verify` on a GPU host and commit verify/"
+            } else {
+                "run `errbook verify` (this block needs no GPU) and commit verify/"
             };
             out.push(Diagnostic::at_line(code, path, src, s.line, message).hint(hint));
         }
