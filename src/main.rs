@@ -3,9 +3,20 @@
 mod cmd;
 mod debug;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// The exit statuses, shown under `--help` and in the manual page (docs/commands.md has the same
+/// table).
+const EXIT_STATUS: &str = "Exit status:
+  0    done
+  1    the catalog says no: content errors (warnings too with `check --strict`), an invalid
+       book.toml, a claim a run contradicted, no close match (`search`), a file already there
+  2    usage: an unknown command or option, a bad value, no catalog where one is needed
+  3    errbook could not do its work: a file it could not read or write, a busy port, a sandbox
+       or host it could not use
+  130  interrupted (Ctrl-C)";
 
 /// mimalloc: glibc's per-thread arenas fragmented under rayon, and a large build held several
 /// times its peak. Its defaults are kept.
@@ -16,7 +27,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "errbook",
     version,
-    about = "A static site generator for error catalogs"
+    about = "A static site generator for error catalogs",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     /// The site root, where book.toml is.
@@ -38,12 +50,13 @@ enum Command {
         /// The folder for the catalog (created when missing).
         dir: Option<PathBuf>,
     },
-    /// Build the site (default output: book/).
+    /// Build the site (default output: book/; with --offline, book-offline/).
     Build {
-        /// Output directory (overrides book.toml's build.output_dir).
+        /// Output directory (overrides book.toml's build.output_dir, and its `-offline` twin).
         #[arg(short = 'd', long = "dest-dir", value_name = "DIR")]
         dest: Option<PathBuf>,
-        /// Write a bundle that works when opened from file:// (no server, no network).
+        /// Write a bundle that works when opened from file:// (no server, no network), into
+        /// book-offline/ unless -d says otherwise.
         #[arg(long)]
         offline: bool,
         /// Render with one thread (for comparisons; output is identical).
@@ -67,6 +80,8 @@ enum Command {
     VerifyWorker(cmd::worker::Args),
     /// Create a new entry or article from a template.
     New {
+        /// What to create: `error` (an entry, content/errors/DOMAIN/SLUG.md) or `article`
+        /// (content/articles/ID.md).
         #[arg(value_parser = ["error", "article"])]
         kind: String,
         /// `domain/slug` for an error, the article id for an article.
@@ -74,6 +89,7 @@ enum Command {
     },
     /// Search the catalog from the terminal (a message, a traceback, or - for stdin).
     Search {
+        /// The message, traceback or log to look up; `-` reads it from stdin.
         query: String,
         /// How many results to show.
         #[arg(short = 'n', long, default_value_t = 5)]
@@ -82,13 +98,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a completion script for SHELL on stdout (`errbook completions bash >
+    /// ~/.local/share/bash-completion/completions/errbook`).
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout, or write one page per command into a folder.
+    Man {
+        /// Write errbook.1, errbook-build.1, ... into DIR instead (created when missing).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let command = cli.command;
     debug::install(cli.debug);
     let root = cli.root.unwrap_or_else(|| PathBuf::from("."));
-    let result = match cli.command {
+    let result = match command {
         Command::Build {
             dest,
             offline,
@@ -103,12 +132,35 @@ fn main() -> ExitCode {
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
+        Command::Completions { shell } => cmd::manual::completions(shell, Cli::command()),
+        Command::Man { dir } => cmd::manual::man(Cli::command(), dir.as_deref()),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+    result.unwrap_or_else(|e| cmd::failed(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every argument and option of every visible command says what it is for in `--help`.
+    #[test]
+    fn every_argument_has_help_text() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for a in cmd.get_arguments() {
+                let builtin = matches!(a.get_id().as_str(), "help" | "version");
+                if !builtin && !a.is_hide_set() && a.get_help().is_none() {
+                    missing.push(format!("{path} {}", a.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
         }
+        let cmd = Cli::command();
+        cmd.clone().debug_assert();
+        let mut missing = Vec::new();
+        walk(&cmd, "errbook", &mut missing);
+        assert!(missing.is_empty(), "no help text: {missing:?}");
     }
 }

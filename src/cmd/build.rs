@@ -1,4 +1,5 @@
-//! `errbook build`: the whole pipeline into the output directory; on content errors the
+//! `errbook build`: the whole pipeline into the output directory (`book/`, or `book-offline/` for
+//! `--offline`); on content errors the
 //! diagnostics are printed and the previous output is left as it was. On a terminal (and not in
 //! CI), a build that takes longer than a second shows the pages rendered of all.
 
@@ -21,7 +22,18 @@ pub(crate) fn run(
     drafts: bool,
 ) -> Result<ExitCode> {
     let cfg = Config::load(root)?;
-    let dest = dest.unwrap_or_else(|| root.join(&cfg.build.output_dir));
+    // An offline bundle differs from the hosted site in every link: it has a folder of its own
+    // (`book-offline` beside `book`), so that it never replaces the site being published.
+    let dest = dest.unwrap_or_else(|| {
+        let out = root.join(&cfg.build.output_dir);
+        if offline {
+            let mut name = out.file_name().unwrap_or_default().to_os_string();
+            name.push("-offline");
+            out.with_file_name(name)
+        } else {
+            out
+        }
+    });
     let opts = BuildOptions {
         dest: dest.clone(),
         offline,
@@ -39,6 +51,10 @@ pub(crate) fn run(
     if let Some(b) = bar {
         b.pb.finish_and_clear();
     }
+    // As users name it: `book`, not `./book`.
+    let dest = dest
+        .strip_prefix(".")
+        .map_or(dest.clone(), Path::to_path_buf);
     match built {
         Ok((report, diags)) => {
             super::print_diagnostics(&diags);

@@ -24,7 +24,7 @@ pub(crate) fn run(dir: &Path) -> Result<ExitCode> {
             } else {
                 format!("cd {} && ", dir.display())
             };
-            eprintln!("a new catalog with one entry and one article. Next:");
+            eprintln!("a new catalog: one entry, one article, and the records of their snippets' runs. Next:");
             eprintln!("  {cd}errbook serve      # the site at http://127.0.0.1:3000/, rebuilt as you edit");
             eprintln!("  errbook check      # what is wrong, as a compiler says it");
             eprintln!(

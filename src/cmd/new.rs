@@ -10,9 +10,7 @@ use std::process::ExitCode;
 
 pub(crate) fn run(root: &Path, kind: &str, id: &str) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(errbook_core::Error::NoSite {
-            root: root.to_path_buf(),
-        });
+        return Err(errbook_core::Error::no_site(root));
     }
     let kind = if kind == "error" {
         PageKind::Entry

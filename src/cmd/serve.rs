@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
+    /// The port to listen on (a busy port exits 3: choose another).
     #[arg(short, long, default_value_t = 3000)]
     port: u16,
     /// The address to listen on: 0.0.0.0 to preview from a phone on the LAN or from outside a

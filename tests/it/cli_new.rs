@@ -1,4 +1,4 @@
-//! `errbook new`: the file it writes passes `check`, it never overwrites, it rejects bad IDs with a
+//! `errbook new`: the file it writes fails `check` only on its template text, it never overwrites, it rejects bad IDs with a
 //! hint, it creates folders and prints the path it wrote.
 
 use assert_cmd::Command;
@@ -28,7 +28,7 @@ fn errbook(root: &Path, args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn new_error_then_check_is_clean() {
+fn new_error_then_check_finds_only_its_template_text() {
     let t = site();
     let (code, out, err) = errbook(t.path(), &["new", "error", "cuda/out-of-memory"]);
     assert_eq!(code, 0, "{err}");
@@ -38,21 +38,23 @@ fn new_error_then_check_is_clean() {
     assert!(text.contains("- **ID:** `cuda/out-of-memory`"), "{text}");
     assert!(text.contains("- **Domain:** cuda"), "{text}");
     assert!(err.contains("`errbook check` lists what is wrong"), "{err}");
-    // It checks clean of errors; what is still the template's text is a warning at its line.
+    // Its only errors are the template's text, each at its line: it is never published as it is.
     let (code, _, err) = errbook(t.path(), &["check"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("check: ok, 4 warnings in 1 file (1 entry and 0 articles parsed)"),
+        err.contains("check: 4 errors, 0 warnings in 1 file (1 entry and 0 articles parsed)"),
         "{err}"
     );
+    assert_eq!(err.matches("error[").count(), 4, "{err}");
+    assert_eq!(err.matches("error[E-placeholder]: ").count(), 4, "{err}");
     assert!(
-        err.contains("warning[W-placeholder]: content/errors/cuda/out-of-memory.md:1:17: this is still the template's text"),
+        err.contains("error[E-placeholder]: content/errors/cuda/out-of-memory.md:1:17: this is still the template's text"),
         "{err}"
     );
 }
 
 #[test]
-fn new_article_then_check_is_clean_and_dated_today() {
+fn new_article_is_dated_today_and_only_its_template_text_fails_check() {
     let t = site();
     let before = chrono::Local::now().date_naive();
     let (code, out, err) = errbook(t.path(), &["new", "article", "why-is-cuda-slow"]);
@@ -68,13 +70,18 @@ fn new_article_then_check_is_clean_and_dated_today() {
     assert!(text.contains("id: \"why-is-cuda-slow\""), "{text}");
     assert!(text.contains("title: \"Why is cuda slow\""), "{text}");
     let (code, _, err) = errbook(t.path(), &["check"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert!(err.contains("(0 entries and 1 article parsed)"), "{err}");
+    assert_eq!(
+        err.matches("error[").count(),
+        err.matches("error[E-placeholder]: ").count(),
+        "only the template's text: {err}"
+    );
 }
 
 #[test]
-fn new_files_check_clean_next_to_the_seed_catalog() {
-    // In a copy of the seed catalog, both templates add a page and keep `check` green.
+fn new_files_next_to_the_seed_catalog_fail_only_on_their_template_text() {
+    // In a copy of the seed catalog, both templates add a page whose only errors are their text.
     let t = tempfile::tempdir().unwrap();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::fs::copy(repo.join("book.toml"), t.path().join("book.toml")).unwrap();
@@ -90,8 +97,13 @@ fn new_files_check_clean_next_to_the_seed_catalog() {
     assert_eq!(errbook(t.path(), &["new", "error", "pytorch/new-one"]).0, 0);
     assert_eq!(errbook(t.path(), &["new", "article", "new-article"]).0, 0);
     let (code, _, err) = errbook(t.path(), &["check"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert!(err.contains("(2 entries and 4 articles parsed)"), "{err}");
+    assert_eq!(
+        err.matches("error[").count(),
+        err.matches("error[E-placeholder]: ").count(),
+        "only the templates' text: {err}"
+    );
 }
 
 #[test]
@@ -165,7 +177,7 @@ fn new_rejects_invalid_ids_with_a_hint() {
 fn new_needs_a_site_root() {
     let t = tempfile::tempdir().unwrap();
     let (code, _, err) = errbook(t.path(), &["new", "error", "demo/x"]);
-    assert_ne!(code, 0);
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("no book.toml in"), "{err}");
     assert!(!t.path().join("content").exists());
 }

@@ -1,5 +1,6 @@
 //! `book.toml`: the site's configuration, read once at the start of every command.
 
+mod located;
 mod values;
 
 pub use values::{parse_mib, GpuFlag, MemCap, Mib, SandboxKind};
@@ -214,17 +215,20 @@ impl Default for SshConfig {
 
 impl Config {
     /// Read `<root>/book.toml`; a missing file is an error (it marks the site root).
+    /// Read `<root>/book.toml`; a missing file is `Error::NoSite` (it marks the site root).
     pub fn load(root: &Path) -> Result<Config> {
         let path = root.join("book.toml");
+        if !path.is_file() {
+            return Err(Error::no_site(root));
+        }
         let text = std::fs::read_to_string(&path).at(&path)?;
-        Self::parse(&text, &path)
+        // As users see it: `book.toml` in the current folder, `site/book.toml` under `--root`.
+        let shown = path.strip_prefix(".").unwrap_or(&path);
+        Self::parse(&text, shown)
     }
 
     pub(crate) fn parse(text: &str, path: &Path) -> Result<Config> {
-        let mut cfg: Config = toml::from_str(text).map_err(|e| Error::Config {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let mut cfg: Config = toml::from_str(text).map_err(|e| located::error(text, path, &e))?;
         if !cfg.site.base_url.ends_with('/') {
             cfg.site.base_url.push('/');
         }
@@ -438,13 +442,15 @@ mod tests {
             let Error::Config {
                 ref path,
                 ref message,
+                ref diag,
             } = e
             else {
                 panic!("{text}: {e:?}")
             };
             assert_eq!(path, Path::new("site/book.toml"));
-            assert!(message.contains(&format!("{key} = ")), "{key}: {message}");
-            assert!(message.contains("line 2"), "{key}: {message}");
+            assert_eq!(diag.line, 2, "{key}: {message}");
+            let shown = diag.render(false);
+            assert!(shown.contains(&format!("{key} = ")), "{key}: {shown}");
             for a in accepted {
                 assert!(message.contains(a), "{key}, {a}: {message}");
             }

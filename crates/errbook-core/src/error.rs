@@ -11,8 +11,14 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: invalid configuration: {message}")]
-    Config { path: PathBuf, message: String },
+    /// book.toml does not parse, names an unknown key or gives a key a value it does not take:
+    /// `diag` locates it (line, column, the line shown, a did-you-mean).
+    #[error("{}:{}:{}: invalid configuration: {message}", path.display(), diag.line, diag.col)]
+    Config {
+        path: PathBuf,
+        message: String,
+        diag: Box<crate::diag::Diagnostic>,
+    },
     #[error("{path}: cannot build into this folder: {why}")]
     OutputDir { path: PathBuf, why: String },
     #[error("template error: {0}")]
@@ -24,7 +30,7 @@ pub enum Error {
         diags: crate::diag::Diagnostics,
     },
     /// No `book.toml` where a command needs the site's root.
-    #[error("no book.toml in {}: run errbook in the site root, or pass `--root DIR`", root.display())]
+    #[error("not an errbook catalog: no book.toml in {}", root.display())]
     NoSite { root: PathBuf },
     /// A file `errbook <command>` would write is already there; it writes no file over another.
     #[error("{} already exists; errbook {command} writes no file over another", path.display())]
@@ -68,6 +74,13 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// `Error::NoSite` for `root`, shown as an absolute path (`.` says nothing).
+    pub fn no_site(root: &std::path::Path) -> Error {
+        Error::NoSite {
+            root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
+        }
+    }
+
     /// `Error::System`: `what` could not be had, because of `source`.
     pub fn system(what: impl Into<String>, source: impl Into<BoxError>) -> Error {
         Error::System {

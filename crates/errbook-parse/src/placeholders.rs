@@ -1,4 +1,4 @@
-//! Text left from a template of `errbook new`: a warning at each placeholder phrase still in a
+//! Text left from a template of `errbook new`: an error at each placeholder phrase still in a
 //! file, so a page is not published with "replace this line..." in it. The phrases are the
 //! templates' own (crates/errbook-scaffold/src/*.md; a test there keeps the two in step).
 
@@ -17,7 +17,7 @@ pub const PHRASES: &[&str] = &[
     "print(\"replace me\")",
 ];
 
-/// A `W-placeholder` warning for each placeholder phrase in `src` (one per phrase).
+/// An `E-placeholder` error for each placeholder phrase in `src` (one per phrase).
 pub fn find(path: &Path, src: &Arc<str>) -> Vec<Diagnostic> {
     PHRASES
         .iter()

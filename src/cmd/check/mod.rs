@@ -5,7 +5,7 @@
 mod format;
 mod summary;
 
-use errbook_core::{Code, Config, Diagnostic, Diagnostics, Result};
+use errbook_core::{Config, Diagnostics, Result};
 use format::{Counts, Format};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,21 +31,15 @@ pub(crate) struct Args {
 
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     if !root.join("book.toml").is_file() {
-        return Err(errbook_core::Error::NoSite {
-            root: root.to_path_buf(),
-        });
+        return Err(errbook_core::Error::no_site(root));
     }
     // A book.toml that does not parse is a problem in the site's own files: report it like the
     // content's problems (exit 1), not as a failure of errbook (exit 2).
     let cfg = match Config::load(root) {
         Ok(c) => c,
-        Err(e @ errbook_core::Error::Config { .. }) => {
+        Err(errbook_core::Error::Config { diag, .. }) => {
             let mut diags = Diagnostics::default();
-            diags.push(Diagnostic::file(
-                Code::Config,
-                Path::new("book.toml"),
-                e.to_string(),
-            ));
+            diags.push(*diag);
             let counts = Counts {
                 files: 0,
                 entries: 0,

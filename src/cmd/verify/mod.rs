@@ -1,8 +1,8 @@
 //! `errbook verify`: run the runnable snippets and record the results. The session is the
 //! library's (`errbook_verify::run`); this command turns its arguments into options (`args`),
 //! prints what the session reports as it goes (`plan`, `progress`) and at the end (`table`), and picks
-//! the exit status: 1 when a claim is contradicted (unless allowed), 2 when a record could not
-//! be written, 130 when Ctrl-C cancelled the session.
+//! the exit status: 1 when a claim is contradicted (unless allowed), 2 for a malformed runner or
+//! GPU list, 3 when a record could not be written, 130 when Ctrl-C cancelled the session.
 
 mod args;
 mod plan;
@@ -18,7 +18,14 @@ use std::process::ExitCode;
 
 pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     let allow_contradictions = args.allow_contradictions;
-    let opts = args.options()?;
+    // A malformed runner or GPU list is a usage error, as clap's are.
+    let opts = match args.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     // Ctrl-C: runs in flight are killed, Slurm jobs cancelled, finished records kept; a second
     // one leaves at once.
     let cancel = opts.cancel.clone();
@@ -47,7 +54,7 @@ pub(crate) fn run(root: &Path, args: Args) -> Result<ExitCode> {
     }
     Ok(match summary.exit(allow_contradictions) {
         Exit::Clean => ExitCode::SUCCESS,
-        Exit::WriteFailed => ExitCode::from(2),
+        Exit::WriteFailed => ExitCode::from(3),
         Exit::Findings(n) => {
             eprintln!(
                 "verify: {n} claim(s) contradicted by their run (recorded; --allow-contradictions exits 0)"

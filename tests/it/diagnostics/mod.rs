@@ -64,6 +64,12 @@ pub(crate) fn expect(case: &str, e: Expect) {
         1,
         "{case}: one diagnostic expected\n{err}"
     );
+    // Printed once: on the header line, not again under it.
+    assert_eq!(
+        err.matches(e.message).count(),
+        1,
+        "{case}: the message once\n{err}"
+    );
     if let Some(line) = e.line {
         // The snippet shows the line with its number in the gutter: ` 27 │ 2. Upgrade ...`.
         let lineno = e.at.split(':').nth(1).unwrap();

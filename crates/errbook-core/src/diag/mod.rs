@@ -79,7 +79,7 @@ pub enum Code {
     /// `W-external-link`: a link out of the catalog that could not be confirmed this time (a
     /// time-out, a rate limit, a server error).
     ExternalUnsure,
-    /// `W-placeholder`: text left from the template `errbook new` wrote.
+    /// `E-placeholder`: text left from the template `errbook new` wrote (never published).
     Placeholder,
     /// `W-alias`: an alias worded as the entry's message, or as an alias before it.
     Alias,
@@ -122,7 +122,7 @@ impl Code {
             Code::ExternalBroken => "E-external-link",
             Code::SelfRelated => "W-link",
             Code::ExternalUnsure => "W-external-link",
-            Code::Placeholder => "W-placeholder",
+            Code::Placeholder => "E-placeholder",
             Code::Alias => "W-alias",
             Code::VerifyMissing => "W-verify-missing",
             Code::VerifyOrphan => "W-verify-orphan",
@@ -267,7 +267,10 @@ impl Diagnostic {
             .without_primary_span_start();
         let mut body = String::new();
         if handler.render_report(&mut body, &report).is_ok() {
-            out.push_str(&body);
+            // The report's message is empty (the header above says it): leave out miette's line
+            // for it, a lone `×` or `⚠`, so that each message is printed once.
+            let rest = body.split_once('\n').map_or("", |(_, rest)| rest);
+            out.push_str(rest);
         }
         out
     }
@@ -302,7 +305,8 @@ impl From<&Diagnostic> for MietteReport {
             .as_ref()
             .map_or(SourceSpan::new(0.into(), 0), |e| e.span);
         MietteReport {
-            message: d.message.clone(),
+            // Said once, by `Diagnostic::render`'s header line.
+            message: String::new(),
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
@@ -390,7 +394,12 @@ mod tests {
         let d =
             Diagnostic::at(Code::Percent, Path::new("a.md"), &src, 21, 4, "bad").hint("use 0-100");
         let out = d.render(false);
-        assert!(out.starts_with("error[E-percent]: a.md:3:17: bad"), "{out}");
+        assert!(
+            out.starts_with("error[E-percent]: a.md:3:17: bad\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("bad").count(), 1, "the message once: {out}");
+        assert!(!out.contains('×'), "{out}");
         assert!(out.contains("- **Fix Rate:** 140%"), "{out}");
         assert!(out.contains("use 0-100"), "{out}");
     }
