@@ -4,6 +4,35 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// Whether a test that needs a tool runs. With `var` set (`.ci/run` sets every one after
+/// installing what the tests need), the tool is required: a missing one fails the test. Unset,
+/// the test runs where `available` holds, and where it does not it is skipped, saying why on
+/// the terminal itself (not into the test's captured output, which a passing test never shows),
+/// so that a plain `cargo test` never passes a test silently without running it.
+pub(crate) fn gate(var: &str, what: &str, available: bool) -> bool {
+    use std::io::Write;
+    match std::env::var_os(var) {
+        Some(_) => {
+            assert!(available, "{var} is set but {what} is not available here");
+            true
+        }
+        None if available => true,
+        None => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped: {what} is not available (CI installs it and sets {var}, which makes it required)"
+            );
+            false
+        }
+    }
+}
+
+/// An executable on PATH.
+pub(crate) fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+}
+
 pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -226,4 +255,20 @@ pub(crate) fn replace_in(path: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains(from), "{}: no {from:?}", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// `gate` makes a missing tool a failure where its variable is set, and a skip, said, where not.
+#[test]
+fn a_gate_fails_where_its_variable_is_set_and_the_tool_is_missing() {
+    const VAR: &str = "ERRBOOK_TEST_GATE_ITSELF";
+    std::env::set_var(VAR, "1");
+    assert!(gate(VAR, "a tool", true));
+    let missing = std::panic::catch_unwind(|| gate(VAR, "a tool", false));
+    std::env::remove_var(VAR);
+    assert!(
+        missing.is_err(),
+        "a required tool that is missing must fail the test"
+    );
+    assert!(!gate(VAR, "a tool", false));
+    assert!(gate(VAR, "a tool", true));
 }

@@ -62,28 +62,7 @@ pub(crate) fn zombie(proc_dir: &Path) -> bool {
     })
 }
 
-/// Whether a gated test runs: `var` set (CI, after installing what it needs) makes `available`
-/// a requirement; unset, the test runs where `available` holds and is skipped, saying so, where
-/// it does not.
-pub(crate) fn gate(var: &str, what: &str, available: bool) -> bool {
-    match std::env::var_os(var) {
-        Some(_) => {
-            assert!(available, "{var} is set but {what} is not available here");
-            true
-        }
-        None if available => true,
-        None => {
-            eprintln!("skipped: {what} is not available (CI sets {var} and installs it)");
-            false
-        }
-    }
-}
-
-/// An executable on PATH.
-pub(crate) fn on_path(name: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
-}
+pub(crate) use crate::common::{gate, on_path};
 
 /// `errbook verify` of the catalog at `root` on `runner`, CPU only, sandboxed as `sandbox()`
 /// says, contradictions allowed; it must succeed. Its stderr.

@@ -1,6 +1,6 @@
 //! `--runner slurm` against a real single-node Slurm (scripts/services/slurm.sh: munged,
-//! slurmctld and slurmd on this host, two fake GPUs, no accounting database). Skipped unless
-//! ERRBOOK_TEST_SLURM is set (with SLURM_CONF naming the cluster), as CI does after starting it.
+//! slurmctld and slurmd on this host, two fake GPUs, no accounting database). Skipped, saying
+//! so, without a cluster (SLURM_CONF); required where ERRBOOK_TEST_SLURM is set, as CI sets it.
 //! The CPU catalog gives the local runner's records; GPU runs ask Slurm for their GPUs; a run
 //! waiting in the queue is shown pending and Ctrl-C cancels it; a node that fails under a run
 //! has the run submitted again. One at a time: some of them take the node down or fill it.
@@ -13,12 +13,14 @@ use std::time::{Duration, Instant};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
+/// A cluster to submit to: Slurm's commands and the configuration naming a running one
+/// (`SLURM_CONF`, as scripts/services/slurm.sh prints it).
 fn slurm_up() -> bool {
-    let set = std::env::var_os("ERRBOOK_TEST_SLURM").is_some();
-    set && gate(
+    let conf = std::env::var_os("SLURM_CONF").is_some_and(|c| Path::new(&c).is_file());
+    gate(
         "ERRBOOK_TEST_SLURM",
-        "Slurm (scripts/services/slurm.sh)",
-        crate::runs::on_path("sbatch"),
+        "Slurm (scripts/services/slurm.sh start, then SLURM_CONF)",
+        conf && crate::runs::on_path("sbatch"),
     )
 }
 
