@@ -7,7 +7,7 @@
 // kind: t/ runs, p/ tiers, d/ entries...) and raw bytes a query read, and a model of its time
 // in Chromium: 2.5 ms a round, 1 ms a file and 6.5 ms a MB besides the computing, the costs
 // scripts/search-bench/fetch-cost.mjs measured on the 2-core benchmark machine
-// (bench/scale/2026-11-27-s35-first-query-costs.txt), for comparing two themes' trade-offs of
+// (bench/scale/2026-11-27-s35-first-query-costs.txt at 3618223), for comparing two themes' trade-offs of
 // rounds against files and bytes before timing them in Chromium; and the share of a query's
 // files that the query before it read too.
 //

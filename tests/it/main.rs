@@ -15,6 +15,7 @@ mod crash;
 mod debug_output;
 mod determinism;
 mod diagnostics;
+mod docs_markdown;
 mod drafts;
 mod examples_across_entries;
 mod external_links;

@@ -1,6 +1,6 @@
 //! Snippets: the fenced code blocks of a page and the run attributes in their info strings.
 //!
-//! Syntax (documented in README.md): the first word is the language, so GitHub and other
+//! Syntax (documented in docs/formats.md): the first word is the language, so GitHub and other
 //! renderers show a plain Python block; errbook reads the words after it:
 //!
 //! ```text

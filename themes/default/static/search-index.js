@@ -367,7 +367,7 @@
   // above 0, sorted, numbered from 1 (0: none). A larger number is a larger contribution, and
   // s.tab[k][number] is it, the same float. (At a million entries a paste's rows take a
   // quarter of the memory, and with the columns its computing in Chromium went from 88-108 ms
-  // to 32-35: bench/scale/2026-11-27-s36-first-pass-columns.txt.)
+  // to 32-35: bench/scale/2026-11-27-s36-first-pass-columns.txt at 3618223.)
   var IMPACTS = 101;
   function codes(s, ws) {
     var tabs = [], codeOf = [], most = 0, k, e, i;
@@ -427,7 +427,7 @@
     // answer, and deeper tiers are not read. At a million entries a paste then answered in
     // 44-52 ms in Chromium, not 134-205, its first hit of the pasted message's template in 38
     // of 40 pastes (39 exact), but the 8 it showed were the exact ones in 11 of 40
-    // (bench/scale/2026-11-27-s38-doubt-shards.txt).
+    // (bench/scale/2026-11-27-s38-doubt-shards.txt at 3618223).
     if (ix.exact === false) {
       var firstFiles = true;
       for (t = 0; t < T; t++) if (tiers[t].h === 0) { ix.tier(tiers[t].p, 0); firstFiles = false; }

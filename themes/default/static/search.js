@@ -48,7 +48,7 @@
   // Chromium on two cores: without it a paste answered 5.9 ms sooner at 100,000 entries (24
   // files) and 19 ms at 1,000,000 (75), typed words 6 ms. What it kept was little used: a
   // reader's next query, on the next page, needs about 5% of the files of the one before
-  // (bench/scale/2026-11-27-s37-first-query-what-ifs.txt); the manifest, which every page
+  // (bench/scale/2026-11-27-s37-first-query-what-ifs.txt at 3618223); the manifest, which every page
   // reads, stays cached.
   var SHARD_FETCH = { cache: "no-store" };
   function fetchShard(name) {
