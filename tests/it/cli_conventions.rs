@@ -207,3 +207,26 @@ fn an_offline_bundle_has_a_folder_of_its_own() {
     let ignored = crate::common::read(&root, ".gitignore");
     assert!(ignored.contains("/book-offline/"), "{ignored}");
 }
+
+#[test]
+fn a_missing_record_asks_for_a_gpu_host_only_for_gpu_blocks() {
+    let (_tmp, root) = fresh();
+    std::fs::remove_dir_all(root.join("verify")).unwrap();
+    let entry = root.join("content/errors/python/recursion-depth-exceeded.md");
+    let text = std::fs::read_to_string(&entry).unwrap();
+    std::fs::write(
+        &entry,
+        text.replacen("```python run", "```python run gpus=1", 1),
+    )
+    .unwrap();
+    let (code, _, err) = run_in(&root, &["check"]);
+    assert_eq!(code, 0, "{err}");
+    let gpu = "help: run `errbook verify` on a GPU host and commit verify/";
+    let cpu = "help: run `errbook verify` (this block needs no GPU) and commit verify/";
+    assert_eq!(err.matches(gpu).count(), 1, "the entry's GPU block: {err}");
+    assert_eq!(
+        err.matches(cpu).count(),
+        2,
+        "the article's CPU blocks: {err}"
+    );
+}
