@@ -325,7 +325,8 @@ fn no_sandbox_is_warned_about_and_a_missing_bubblewrap_is_a_clear_error() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&missing.stderr);
-    assert_eq!(missing.status.code(), Some(2), "{err}");
+    // Exit 3: errbook could not do its work here (not a usage error, not the content's fault).
+    assert_eq!(missing.status.code(), Some(3), "{err}");
     assert!(
         err.contains("bubblewrap (`bwrap`) is not installed"),
         "{err}"
