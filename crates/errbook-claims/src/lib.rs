@@ -1,0 +1,234 @@
+//! Claims: what a page claims happens when each of its code blocks runs (fails, with which
+//! error where the text names it; runs cleanly; or no claim), read from the text around the
+//! block (`read`, over `context` and `cues`), and whether the block can run as a reader would
+//! run it (`kind`, `python`, `whole`: the definitions it needs from earlier blocks, its GPUs and
+//! modules). A claim the author declared in the info string always wins. `read_page` is called
+//! by parse for every page, so every later stage (check, verify, the site) sees the readings.
+
+pub(crate) mod context;
+pub(crate) mod cues;
+pub(crate) mod kind;
+pub(crate) mod python;
+pub(crate) mod read;
+pub(crate) mod whole;
+pub(crate) mod words;
+pub mod write;
+
+use errbook_core::model::{ClaimEvidence, ClaimReading, ClaimSource, RunSpec, Snippet};
+use python::scan::scan;
+use python::units::program;
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub use read::THRESHOLD;
+pub use write::{attributes, write_attributes};
+
+/// Longest block read as Python (a larger one is read, never run).
+const MAX_CODE: usize = 256 * 1024;
+
+static EXAMPLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\bexample\s+(\d{1,3})\b").expect("a fixed pattern"));
+static REFERS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:as|like|from|see|same as|defined in|shown in) (?:in |the )?example\s+(\d{1,3})\b")
+        .expect("a fixed pattern")
+});
+
+/// Read every block of a page: `text` is the whole file, `title` the page's title; each
+/// snippet gets its `reading`, and a block the text presents as failing or working that can run
+/// gets a `run` (and, where it continues earlier blocks, their definitions before its code).
+pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_timeout: u64) {
+    if snippets.is_empty() {
+        return;
+    }
+    // The prose is read only for a page with a block that may get a claim.
+    let arounds = std::cell::OnceCell::new();
+    let title_line = title_line(text, title);
+    let codes: Vec<String> = snippets.iter().map(|s| s.shown().to_string()).collect();
+    let scans: Vec<_> = codes
+        .iter()
+        .map(|c| scan(if c.len() <= MAX_CODE { c } else { "" }))
+        .collect();
+    let kinds: Vec<Option<String>> = snippets
+        .iter()
+        .zip(&codes)
+        .zip(&scans)
+        .map(|((s, c), sc)| {
+            if c.len() > MAX_CODE {
+                return Some("too large to read".into());
+            }
+            kind::not_python(&s.lang, c, sc).or_else(|| {
+                sc.broken
+                    .as_ref()
+                    .map(|(l, why)| format!("not valid Python: {why} (line {l})"))
+            })
+        })
+        .collect();
+    let around_of = |line: usize| {
+        let all: &Vec<context::Around> = arounds.get_or_init(|| context::around(text));
+        all.iter()
+            .find(|a| a.line == line)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let blocks: Vec<whole::Block> = snippets
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let label = s.label.as_deref().unwrap_or("");
+            let example = EXAMPLE.captures(label).and_then(|c| c[1].parse().ok());
+            let refers_to = scans[i]
+                .comments
+                .iter()
+                .find_map(|(_, c)| REFERS.captures(c).and_then(|m| m[1].parse().ok()));
+            whole::Block {
+                code: &codes[i],
+                program: kinds[i].is_none().then(|| program(&scans[i])),
+                example,
+                refers_to,
+            }
+        })
+        .collect();
+    let mut readings: Vec<(ClaimReading, Option<(RunSpec, String)>)> =
+        Vec::with_capacity(snippets.len());
+    for (i, s) in snippets.iter().enumerate() {
+        if let Some(spec) = &s.run {
+            let mut r = declared(s, spec, snippets);
+            // A declared block with no `after=` and no hidden lines runs after the definitions
+            // it needs, as a read one does.
+            let plain = spec.after.is_none() && s.display.is_none() && blocks[i].program.is_some();
+            let w = if plain {
+                whole::whole(&blocks, i)
+            } else {
+                whole::Whole::default()
+            };
+            let run = (w.why_not.is_none() && !w.prelude.is_empty()).then(|| {
+                r.continues = w.continues.clone();
+                (spec.clone(), w.prelude)
+            });
+            readings.push((r, run));
+            continue;
+        }
+        if s.info.split_whitespace().any(|w| w == "norun") {
+            readings.push((none(ClaimSource::Declared, "declared `norun`".into()), None));
+            continue;
+        }
+        if let Some(why) = &kinds[i] {
+            readings.push((none(ClaimSource::Inferred, why.clone()), None));
+            continue;
+        }
+        let Some(prog) = blocks[i].program.as_ref() else {
+            continue;
+        };
+        if let Some((line, why)) = &prog.fragment {
+            readings.push((
+                none(
+                    ClaimSource::Inferred,
+                    format!("a fragment: {why} (line {line})"),
+                ),
+                None,
+            ));
+            continue;
+        }
+        let w = whole::whole(&blocks, i);
+        // Without imports and with names nothing defines, a block is a piece of a program.
+        if w.why_not.is_some() && prog.imports.is_empty() && prog.ellipsis.is_none() {
+            let why = format!("a fragment: {}", w.why_not.unwrap_or_default());
+            readings.push((none(ClaimSource::Inferred, why), None));
+            continue;
+        }
+        let comments: Vec<(usize, &str)> = scans[i]
+            .comments
+            .iter()
+            .map(|(l, c)| (s.line + l, *c))
+            .collect();
+        let said = read::said(&around_of(s.line), &comments, (title, title_line), true);
+        let program_text = format!("{}{}", w.prelude, codes[i]);
+        let gpus = whole::gpus(&program_text);
+        let mut imports = program(&scan(&w.prelude)).imports;
+        for m in &prog.imports {
+            if !imports.contains(m) {
+                imports.push(m.clone());
+            }
+        }
+        let runnable = w.why_not.is_none();
+        let reading = ClaimReading {
+            claim: said.claim.clone(),
+            source: ClaimSource::Inferred,
+            evidence: said.evidence,
+            confidence: said.confidence,
+            continues: w.continues.clone(),
+            gpus,
+            runnable,
+            why_not: w.why_not.clone(),
+        };
+        let run = said.claim.filter(|_| runnable).map(|claim| {
+            let spec = RunSpec {
+                claim,
+                gpus,
+                env: Vec::new(),
+                timeout_s: default_timeout,
+                after: None,
+                interpreter: "python3".into(),
+                network: false,
+                needs: whole::needs(&imports),
+                gpu_mem_mib: None,
+            };
+            (spec, w.prelude)
+        });
+        readings.push((reading, run));
+    }
+    for (s, (reading, run)) in snippets.iter_mut().zip(readings) {
+        s.reading = Some(Box::new(reading));
+        if let Some((spec, prelude)) = run {
+            if !prelude.is_empty() {
+                let shown = s.shown().to_string();
+                s.code = format!("{prelude}{}", s.code);
+                s.display = Some(shown);
+            }
+            s.run = Some(spec);
+        }
+    }
+}
+
+/// The 1-based line the title is written on (the front matter's `title:`, an entry's `# `).
+fn title_line(text: &str, title: &str) -> usize {
+    let probe = title.get(..title.len().min(40)).unwrap_or(title);
+    text.lines()
+        .position(|l| !probe.is_empty() && l.contains(probe))
+        .map_or(1, |i| i + 1)
+}
+
+/// The reading of a block whose info string declares its run.
+fn declared(s: &Snippet, spec: &RunSpec, page: &[Snippet]) -> ClaimReading {
+    let continues = spec.after.as_ref().and_then(|a| {
+        page[..s.index.min(page.len())]
+            .iter()
+            .rposition(|p| p.id == *a)
+    });
+    ClaimReading {
+        claim: Some(spec.claim.clone()),
+        source: ClaimSource::Declared,
+        evidence: vec![ClaimEvidence {
+            line: s.line,
+            text: s.info.clone(),
+        }],
+        confidence: 1.0,
+        continues: continues.into_iter().collect(),
+        gpus: spec.gpus,
+        runnable: true,
+        why_not: None,
+    }
+}
+
+fn none(source: ClaimSource, why: String) -> ClaimReading {
+    ClaimReading {
+        claim: None,
+        source,
+        evidence: Vec::new(),
+        confidence: 0.0,
+        continues: Vec::new(),
+        gpus: 0,
+        runnable: false,
+        why_not: Some(why),
+    }
+}
