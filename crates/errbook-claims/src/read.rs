@@ -179,7 +179,8 @@ pub(crate) fn said(
     evidence.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut ev: Vec<ClaimEvidence> = Vec::new();
     for (_, _, e) in evidence {
-        if !ev.iter().any(|x| x.text.eq_ignore_ascii_case(&e.text)) && ev.len() < 6 {
+        let low = e.text.to_lowercase();
+        if !ev.iter().any(|x| x.text.to_lowercase().contains(&low)) && ev.len() < 6 {
             ev.push(e);
         }
     }

@@ -123,10 +123,7 @@ fn run_box(v: &SnippetView<'_>) -> String {
     let Some(run) = &v.snippet.run else {
         return String::new();
     };
-    let claim = format!(
-        "<span class=\"claim\">The text claims: <strong>{}</strong></span>",
-        esc(&run.claim.describe()),
-    );
+    let claim = super::reading::claim_html(v.snippet);
     // What it needs may link to the block it continues: outside the summary, which must hold
     // nothing a reader can focus (it is a control itself).
     let needs = needs(run);
