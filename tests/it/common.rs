@@ -227,3 +227,29 @@ pub(crate) fn replace_in(path: &Path, from: &str, to: &str) {
     assert!(text.contains(from), "{}: no {from:?}", path.display());
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
+
+/// The repository's catalog copied, with `errors: ["pytorch/dataset-worker-fork-cuda"]` in the
+/// three seed articles' front matter: what they are about, which the articles as written do not
+/// declare (inferring it from their text is the link stage's job). For tests of what a declared
+/// article-to-entry link brings (flags, evidence across pages).
+pub(crate) fn seed_declaring_errors() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for part in ["content", "verify"] {
+        copy_tree(&repo().join(part), &t.path().join(part));
+    }
+    std::fs::copy(repo().join("book.toml"), t.path().join("book.toml")).unwrap();
+    for id in [
+        "why-does-torchutilsdatadataloader-with-cuda-and-numworkers-",
+        "why-am-i-getting-a-cuda-initialization-error",
+        "how-to-use-multiprocessing-with-shared-memory-and",
+    ] {
+        let path = t.path().join(format!("content/articles/{id}.md"));
+        let line = format!("id: \"{id}\"\n");
+        replace_in(
+            &path,
+            &line,
+            &format!("{line}errors: [\"pytorch/dataset-worker-fork-cuda\"]\n"),
+        );
+    }
+    t
+}

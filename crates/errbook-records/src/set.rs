@@ -149,7 +149,7 @@ impl RecordSet {
     }
 
     /// The runs of exactly this version of a snippet (page and hash), one per environment.
-    pub(crate) fn runs(&self, page: &PageRef, hash: &str) -> Vec<&Record> {
+    pub fn runs(&self, page: &PageRef, hash: &str) -> Vec<&Record> {
         self.by_hash
             .get(&(page.clone(), hash.to_string()))
             .map(|v| v.iter().map(|&i| &self.records[i]).collect())

@@ -74,9 +74,19 @@ pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> 
     };
     let analysis = analyse_with(root, cfg, scope)?;
     let records = RecordSet::load(root, cfg)?;
+    // A relative path names a file of the catalog where it is one (as `check --links` reads
+    // them), else one from where errbook was started.
     let wanted: Vec<PathBuf> = only
         .iter()
-        .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()))
+        .map(|p| {
+            let in_root = root.join(p);
+            let p = if p.is_relative() && in_root.exists() {
+                in_root
+            } else {
+                p.clone()
+            };
+            p.canonicalize().unwrap_or(p)
+        })
         .collect();
     let mut out = Vec::new();
     for page in analysis.catalog.pages() {
