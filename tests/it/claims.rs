@@ -126,7 +126,10 @@ fn every_example_of_the_seed_articles_has_its_reading() {
         at("how-to-use-multiprocessing-with-shared-memory-and", 1)["claim"],
         "runs"
     );
-    // The entry's workaround blocks repeat the prose: no claim, with the reason.
+}
+
+#[test]
+fn the_entry_s_workaround_blocks_repeat_the_prose_and_get_no_claim() {
     let e = claims(&repo(), &["content/errors"]);
     let prose = e["blocks"]
         .as_array()

@@ -98,10 +98,10 @@ pub(crate) fn around(text: &str) -> Vec<Around> {
                 flush(&mut reading, &mut label, &mut prose, &mut out, after_open);
                 reading = Some((String::new(), line_of(r.start), true, false));
             }
-            Event::End(TagEnd::Paragraph | TagEnd::Item) => {
-                if flush(&mut reading, &mut label, &mut prose, &mut out, after_open) {
-                    after_open = false;
-                }
+            Event::End(TagEnd::Paragraph | TagEnd::Item)
+                if flush(&mut reading, &mut label, &mut prose, &mut out, after_open) =>
+            {
+                after_open = false;
             }
             Event::Start(Tag::Strong) => strong += 1,
             Event::End(TagEnd::Strong) => strong -= 1,

@@ -15,7 +15,7 @@ pub(crate) mod words;
 pub mod write;
 
 use errbook_core::model::{ClaimEvidence, ClaimReading, ClaimSource, RunSpec, Snippet};
-use python::scan::scan;
+use python::scan::{scan, Scan};
 use python::units::program;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -40,18 +40,48 @@ pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_time
     if snippets.is_empty() {
         return;
     }
-    // The prose is read only for a page with a block that may get a claim.
-    let arounds = std::cell::OnceCell::new();
-    let title_line = title_line(text, title);
     let codes: Vec<String> = snippets.iter().map(|s| s.shown().to_string()).collect();
-    let scans: Vec<_> = codes
+    let scans: Vec<Scan> = codes
         .iter()
         .map(|c| scan(if c.len() <= MAX_CODE { c } else { "" }))
         .collect();
-    let kinds: Vec<Option<String>> = snippets
+    let kinds = kinds_of(snippets, &codes, &scans);
+    let blocks = blocks_of(snippets, &codes, &scans, &kinds);
+    let page = PageRead {
+        text,
+        title: (title, title_line(text, title)),
+        snippets,
+        codes: &codes,
+        scans: &scans,
+        kinds: &kinds,
+        blocks: &blocks,
+        arounds: std::cell::OnceCell::new(),
+        timeout: default_timeout,
+    };
+    let readings: Vec<Read> = (0..snippets.len()).map(|i| page.block(i)).collect();
+    drop(page);
+    for (s, (reading, run)) in snippets.iter_mut().zip(readings) {
+        s.reading = Some(Box::new(reading));
+        if let Some((spec, prelude)) = run {
+            if !prelude.is_empty() {
+                let shown = s.shown().to_string();
+                s.code = format!("{prelude}{}", s.code);
+                s.display = Some(shown);
+            }
+            s.run = Some(spec);
+        }
+    }
+}
+
+/// A block's reading, and the run it gets (with the definitions it runs after) if any.
+type Read = (ClaimReading, Option<(RunSpec, String)>);
+
+/// Why each block is not Python errbook can read, if it is not.
+fn kinds_of(snippets: &[Snippet], codes: &[String], scans: &[Scan]) -> Vec<Option<String>> {
+    snippets
         .iter()
-        .zip(&codes)
-        .zip(&scans)
+        .zip(codes)
+        .zip(scans)
         .map(|((s, c), sc)| {
             if c.len() > MAX_CODE {
                 return Some("too large to read".into());
@@ -62,15 +92,18 @@ pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_time
                     .map(|(l, why)| format!("not valid Python: {why} (line {l})"))
             })
         })
-        .collect();
-    let around_of = |line: usize| {
-        let all: &Vec<context::Around> = arounds.get_or_init(|| context::around(text));
-        all.iter()
-            .find(|a| a.line == line)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let blocks: Vec<whole::Block> = snippets
+        .collect()
+}
+
+/// Each block as the page's Python: its program, the example number its label gives, the
+/// example its comments point at.
+fn blocks_of<'a>(
+    snippets: &[Snippet],
+    codes: &'a [String],
+    scans: &[Scan],
+    kinds: &[Option<String>],
+) -> Vec<whole::Block<'a>> {
+    snippets
         .iter()
         .enumerate()
         .map(|(i, s)| {
@@ -87,63 +120,65 @@ pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_time
                 refers_to,
             }
         })
-        .collect();
-    let mut readings: Vec<(ClaimReading, Option<(RunSpec, String)>)> =
-        Vec::with_capacity(snippets.len());
-    for (i, s) in snippets.iter().enumerate() {
+        .collect()
+}
+
+/// One page being read.
+struct PageRead<'a> {
+    text: &'a str,
+    /// The title and its line.
+    title: (&'a str, usize),
+    snippets: &'a [Snippet],
+    codes: &'a [String],
+    scans: &'a [Scan<'a>],
+    kinds: &'a [Option<String>],
+    blocks: &'a [whole::Block<'a>],
+    /// The prose around the blocks, read only for a page with a block that may get a claim.
+    arounds: std::cell::OnceCell<Vec<context::Around>>,
+    timeout: u64,
+}
+
+impl PageRead<'_> {
+    fn around(&self, line: usize) -> context::Around {
+        let all = self.arounds.get_or_init(|| context::around(self.text));
+        all.iter()
+            .find(|a| a.line == line)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Read block `i`.
+    fn block(&self, i: usize) -> Read {
+        let s = &self.snippets[i];
         if let Some(spec) = &s.run {
-            let mut r = declared(s, spec, snippets);
-            // A declared block with no `after=` and no hidden lines runs after the definitions
-            // it needs, as a read one does.
-            let plain = spec.after.is_none() && s.display.is_none() && blocks[i].program.is_some();
-            let w = if plain {
-                whole::whole(&blocks, i)
-            } else {
-                whole::Whole::default()
-            };
-            let run = (w.why_not.is_none() && !w.prelude.is_empty()).then(|| {
-                r.continues = w.continues.clone();
-                (spec.clone(), w.prelude)
-            });
-            readings.push((r, run));
-            continue;
+            return self.declared_run(i, spec);
         }
         if s.info.split_whitespace().any(|w| w == "norun") {
-            readings.push((none(ClaimSource::Declared, "declared `norun`".into()), None));
-            continue;
+            return (none(ClaimSource::Declared, "declared `norun`".into()), None);
         }
-        if let Some(why) = &kinds[i] {
-            readings.push((none(ClaimSource::Inferred, why.clone()), None));
-            continue;
+        if let Some(why) = &self.kinds[i] {
+            return (none(ClaimSource::Inferred, why.clone()), None);
         }
-        let Some(prog) = blocks[i].program.as_ref() else {
-            continue;
+        let Some(prog) = self.blocks[i].program.as_ref() else {
+            return (none(ClaimSource::Inferred, "not read".into()), None);
         };
         if let Some((line, why)) = &prog.fragment {
-            readings.push((
-                none(
-                    ClaimSource::Inferred,
-                    format!("a fragment: {why} (line {line})"),
-                ),
-                None,
-            ));
-            continue;
+            let why = format!("a fragment: {why} (line {line})");
+            return (none(ClaimSource::Inferred, why), None);
         }
-        let w = whole::whole(&blocks, i);
+        let w = whole::whole(self.blocks, i);
         // Without imports and with names nothing defines, a block is a piece of a program.
         if w.why_not.is_some() && prog.imports.is_empty() && prog.ellipsis.is_none() {
             let why = format!("a fragment: {}", w.why_not.unwrap_or_default());
-            readings.push((none(ClaimSource::Inferred, why), None));
-            continue;
+            return (none(ClaimSource::Inferred, why), None);
         }
-        let comments: Vec<(usize, &str)> = scans[i]
+        let comments: Vec<(usize, &str)> = self.scans[i]
             .comments
             .iter()
             .map(|(l, c)| (s.line + l, *c))
             .collect();
-        let said = read::said(&around_of(s.line), &comments, (title, title_line), true);
-        let program_text = format!("{}{}", w.prelude, codes[i]);
-        let gpus = whole::gpus(&program_text);
+        let said = read::said(&self.around(s.line), &comments, self.title, true);
+        let gpus = whole::gpus(&format!("{}{}", w.prelude, self.codes[i]));
         let mut imports = program(&scan(&w.prelude)).imports;
         for m in &prog.imports {
             if !imports.contains(m) {
@@ -166,7 +201,7 @@ pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_time
                 claim,
                 gpus,
                 env: Vec::new(),
-                timeout_s: default_timeout,
+                timeout_s: self.timeout,
                 after: None,
                 interpreter: "python3".into(),
                 network: false,
@@ -175,18 +210,24 @@ pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_time
             };
             (spec, w.prelude)
         });
-        readings.push((reading, run));
+        (reading, run)
     }
-    for (s, (reading, run)) in snippets.iter_mut().zip(readings) {
-        s.reading = Some(Box::new(reading));
-        if let Some((spec, prelude)) = run {
-            if !prelude.is_empty() {
-                let shown = s.shown().to_string();
-                s.code = format!("{prelude}{}", s.code);
-                s.display = Some(shown);
-            }
-            s.run = Some(spec);
+
+    /// A declared block: its claim as written; with no `after=` and no hidden lines, it runs
+    /// after the definitions it needs, as a read one does.
+    fn declared_run(&self, i: usize, spec: &RunSpec) -> Read {
+        let s = &self.snippets[i];
+        let mut r = declared(s, spec, self.snippets);
+        let plain = spec.after.is_none() && s.display.is_none() && self.blocks[i].program.is_some();
+        if !plain {
+            return (r, None);
         }
+        let w = whole::whole(self.blocks, i);
+        let run = (w.why_not.is_none() && !w.prelude.is_empty()).then(|| {
+            r.continues = w.continues.clone();
+            (spec.clone(), w.prelude)
+        });
+        (r, run)
     }
 }
 

@@ -65,15 +65,9 @@ fn label_words(label: &str) -> &str {
     }
 }
 
-/// Read what the text claims about a block: `around` it, its `comments` (line in the file,
-/// text), the page's `title`; `program` says whether it is a whole program (the how-to prior
-/// applies only to those).
-pub(crate) fn said(
-    around: &Around,
-    comments: &[(usize, &str)],
-    (title, title_line): (&str, usize),
-    program: bool,
-) -> Said {
+/// Every cue around a block, weighed by where it stands: the label most, then the block's own
+/// comments, the first sentences after it, the prose that introduces it.
+fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
     let mut cues: Vec<Weighed> = Vec::new();
     let mut add = |text: &str, line: usize, weight: f32, whole: bool| {
         for mut f in cues::find(text) {
@@ -130,6 +124,19 @@ pub(crate) fn said(
     if let Some((l, words, fails)) = side_label {
         cues_push(&mut cues, l, words, fails);
     }
+    cues
+}
+
+/// Read what the text claims about a block: `around` it, its `comments` (line in the file,
+/// text), the page's `title`; `program` says whether it is a whole program (the how-to prior
+/// applies only to those).
+pub(crate) fn said(
+    around: &Around,
+    comments: &[(usize, &str)],
+    (title, title_line): (&str, usize),
+    program: bool,
+) -> Said {
+    let cues = gather(around, comments);
     let mut fails: f32 = cues
         .iter()
         .filter(|c| c.found.fails)

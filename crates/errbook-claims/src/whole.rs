@@ -54,10 +54,60 @@ pub(crate) fn whole(blocks: &[Block<'_>], k: usize) -> Whole {
             order.insert(0, j);
         }
     }
-    let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let (taken, mut missing) = resolve(blocks, &order, p.free());
+    if !missing.is_empty() {
+        missing.sort_by_key(|m| m.1);
+        let names: Vec<String> = missing
+            .iter()
+            .take(4)
+            .map(|(n, l)| format!("`{n}` (line {l})"))
+            .collect();
+        let more = if missing.len() > 4 {
+            format!(" and {} more", missing.len() - 4)
+        } else {
+            String::new()
+        };
+        w.why_not = Some(format!(
+            "it uses {}{more}, which no block of the page defines",
+            names.join(", ")
+        ));
+        return w;
+    }
+    let mut continues: Vec<usize> = taken.iter().map(|(b, _)| *b).collect();
+    continues.dedup();
+    for &(b, i) in &taken {
+        let Some(prog) = blocks[b].program.as_ref() else {
+            continue;
+        };
+        let u = &prog.units[i];
+        let lines: Vec<&str> = blocks[b].code.lines().collect();
+        let (a, z) = (u.first.saturating_sub(1), u.last.min(lines.len()));
+        for l in lines.get(a..z).unwrap_or(&[]) {
+            w.prelude.push_str(l);
+            w.prelude.push('\n');
+        }
+    }
+    w.continues = continues;
+    w
+}
+
+/// A name still to define: the name, the line of the block that first needs it, and the
+/// statement (block, unit) that needs it when that is a definition taken from elsewhere.
+type Wanted = (String, usize, Option<(usize, usize)>);
+
+/// Statements taken, as (block, unit), in page order.
+type Taken = BTreeSet<(usize, usize)>;
+
+/// The statements (block, unit) that define `free` and what they need in turn, searching the
+/// blocks in `order`; and the names no block defines, with their lines.
+fn resolve(
+    blocks: &[Block<'_>],
+    order: &[usize],
+    free: Vec<(String, usize)>,
+) -> (Taken, Vec<(String, usize)>) {
+    let mut taken = Taken::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
-    let mut todo: Vec<(String, usize, Option<(usize, usize)>)> =
-        p.free().into_iter().map(|(n, l)| (n, l, None)).collect();
+    let mut todo: Vec<Wanted> = free.into_iter().map(|(n, l)| (n, l, None)).collect();
     while let Some((name, line, from)) = todo.pop() {
         if taken.len() > MAX_TAKEN {
             break;
@@ -97,40 +147,7 @@ pub(crate) fn whole(blocks: &[Block<'_>], k: usize) -> Whole {
             }
         }
     }
-    if !missing.is_empty() {
-        missing.sort_by_key(|m| m.1);
-        let names: Vec<String> = missing
-            .iter()
-            .take(4)
-            .map(|(n, l)| format!("`{n}` (line {l})"))
-            .collect();
-        let more = if missing.len() > 4 {
-            format!(" and {} more", missing.len() - 4)
-        } else {
-            String::new()
-        };
-        w.why_not = Some(format!(
-            "it uses {}{more}, which no block of the page defines",
-            names.join(", ")
-        ));
-        return w;
-    }
-    let mut continues: Vec<usize> = taken.iter().map(|(b, _)| *b).collect();
-    continues.dedup();
-    for &(b, i) in &taken {
-        let Some(prog) = blocks[b].program.as_ref() else {
-            continue;
-        };
-        let u = &prog.units[i];
-        let lines: Vec<&str> = blocks[b].code.lines().collect();
-        let (a, z) = (u.first.saturating_sub(1), u.last.min(lines.len()));
-        for l in lines.get(a..z).unwrap_or(&[]) {
-            w.prelude.push_str(l);
-            w.prelude.push('\n');
-        }
-    }
-    w.continues = continues;
-    w
+    (taken, missing)
 }
 
 /// The last statement of `units` that binds `name`, a simple one before a compound one.

@@ -116,74 +116,15 @@ pub(crate) fn scan(code: &str) -> Scan<'_> {
                     toks: Vec::new(),
                     at: Vec::new(),
                 });
-                let start_line = line;
-                if let Some((q, f)) = string_at(b, i) {
-                    let (end, lines, names) = read_string(code, q, f);
-                    let Some(end) = end else {
-                        broken(&mut out, line, "a string is never closed".into());
+                match token(code, i, line, &mut stack, l) {
+                    Ok((next, lines)) => {
+                        i = next;
+                        line += lines;
+                    }
+                    Err(why) => {
+                        broken(&mut out, line, why);
                         return out;
-                    };
-                    l.toks.push(Tok::Str);
-                    l.at.push(start_line);
-                    // Names inside an f-string's braces are uses.
-                    for n in names {
-                        l.toks.extend([Tok::Op("("), Tok::Name(n), Tok::Op(")")]);
-                        l.at.extend([start_line; 3]);
                     }
-                    line += lines;
-                    l.last = line;
-                    i = end;
-                    continue;
-                }
-                let ch = code[i..].chars().next().unwrap_or(' ');
-                if is_name_start(ch) {
-                    let end = code[i..]
-                        .char_indices()
-                        .find(|(_, c)| !is_name_char(*c))
-                        .map_or(b.len(), |(k, _)| i + k);
-                    l.toks.push(Tok::Name(&code[i..end]));
-                    l.at.push(line);
-                    l.last = line;
-                    i = end;
-                } else if ch.is_ascii_digit()
-                    || (ch == '.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-                {
-                    let mut j = i + 1;
-                    while j < b.len()
-                        && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'_')
-                    {
-                        j += 1;
-                    }
-                    l.toks.push(Tok::Num);
-                    l.at.push(line);
-                    i = j;
-                } else {
-                    let rest = &code[i..];
-                    let op = OPS3
-                        .iter()
-                        .chain(OPS2)
-                        .find(|o| rest.starts_with(**o))
-                        .copied()
-                        .unwrap_or(&rest[..ch.len_utf8()]);
-                    match op {
-                        "(" | "[" | "{" => stack.push(op.as_bytes()[0]),
-                        ")" | "]" | "}" => {
-                            let want = match op {
-                                ")" => b'(',
-                                "]" => b'[',
-                                _ => b'{',
-                            };
-                            if stack.pop() != Some(want) {
-                                broken(&mut out, line, format!("`{op}` closes nothing"));
-                                return out;
-                            }
-                        }
-                        _ => {}
-                    }
-                    l.toks.push(Tok::Op(op));
-                    l.at.push(line);
-                    l.last = line;
-                    i += op.len();
                 }
             }
         }
@@ -195,6 +136,72 @@ pub(crate) fn scan(code: &str) -> Scan<'_> {
         out.lines.push(l);
     }
     out
+}
+
+/// Read the token at `i` (on `line`) into `l`: where the next starts and the newlines it spans,
+/// or why the text is not Python.
+fn token<'a>(
+    code: &'a str,
+    i: usize,
+    line: usize,
+    stack: &mut Vec<u8>,
+    l: &mut Line<'a>,
+) -> Result<(usize, usize), String> {
+    let b = code.as_bytes();
+    if let Some((q, f)) = string_at(b, i) {
+        let (end, lines, names) = read_string(code, q, f);
+        let end = end.ok_or("a string is never closed")?;
+        l.toks.push(Tok::Str);
+        l.at.push(line);
+        // Names inside an f-string's braces are uses.
+        for n in names {
+            l.toks.extend([Tok::Op("("), Tok::Name(n), Tok::Op(")")]);
+            l.at.extend([line; 3]);
+        }
+        l.last = line + lines;
+        return Ok((end, lines));
+    }
+    let ch = code[i..].chars().next().unwrap_or(' ');
+    let (tok, end) = if is_name_start(ch) {
+        let end = code[i..]
+            .char_indices()
+            .find(|(_, c)| !is_name_char(*c))
+            .map_or(b.len(), |(k, _)| i + k);
+        (Tok::Name(&code[i..end]), end)
+    } else if ch.is_ascii_digit() || (ch == '.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+        let mut j = i + 1;
+        while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'_') {
+            j += 1;
+        }
+        (Tok::Num, j)
+    } else {
+        let rest = &code[i..];
+        let op = OPS3
+            .iter()
+            .chain(OPS2)
+            .find(|o| rest.starts_with(**o))
+            .copied()
+            .unwrap_or(&rest[..ch.len_utf8()]);
+        match op {
+            "(" | "[" | "{" => stack.push(op.as_bytes()[0]),
+            ")" | "]" | "}" => {
+                let want = match op {
+                    ")" => b'(',
+                    "]" => b'[',
+                    _ => b'{',
+                };
+                if stack.pop() != Some(want) {
+                    return Err(format!("`{op}` closes nothing"));
+                }
+            }
+            _ => {}
+        }
+        (Tok::Op(op), i + op.len())
+    };
+    l.toks.push(tok);
+    l.at.push(line);
+    l.last = line;
+    Ok((end, 0))
 }
 
 /// Read the string whose opening quote is at `q`: its end (None when it never closes), the

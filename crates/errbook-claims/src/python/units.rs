@@ -318,49 +318,20 @@ impl Ctx<'_> {
             }
             _ => {}
         }
-        // Assignment targets: segments before the last `=` at depth 0 (or an augmented one).
-        let mut depth = 0;
-        let mut cut = None;
-        let mut aug = false;
-        for (i, x) in t.iter().enumerate() {
-            match x {
-                Tok::Op("(" | "[" | "{") => depth += 1,
-                Tok::Op(")" | "]" | "}") => depth -= 1,
-                Tok::Op("=") if depth == 0 => cut = Some(i),
-                Tok::Op(o)
-                    if depth == 0
-                        && o.len() >= 2
-                        && o.ends_with('=')
-                        && !matches!(*o, "==" | "!=" | "<=" | ">=" | ":=") =>
-                {
-                    cut = Some(i);
-                    aug = true;
-                }
-                _ => {}
-            }
-        }
-        let mut targets = HashSet::new();
-        if let Some(c) = cut {
+        // Assignment targets bind; the rest of the statement uses. A bare annotation (`x: int`)
+        // binds nothing.
+        let mut assigned: HashSet<&str> = HashSet::new();
+        if let Some((c, aug)) = assignment(t) {
             // `x: int = 1`: the target is before the annotation's colon.
             let lhs_end = t[..c].iter().position(|x| *x == Tok::Op(":")).unwrap_or(c);
             for n in bare_names(&t[..lhs_end]) {
                 self.bind(n, false);
                 if !aug {
-                    targets.insert(n);
+                    assigned.insert(n);
                 }
             }
         }
-        // A bare annotation (`x: int`) binds nothing; the rest are uses.
-        let _ = targets;
-        let whole = l;
-        let assigned: HashSet<&str> = match cut {
-            Some(c) if !aug => {
-                let lhs_end = t[..c].iter().position(|x| *x == Tok::Op(":")).unwrap_or(c);
-                bare_names(&t[..lhs_end]).into_iter().collect()
-            }
-            _ => HashSet::new(),
-        };
-        self.uses(whole, &assigned);
+        self.uses(l, &assigned);
     }
 
     fn import(&mut self, module: &str) {
@@ -440,6 +411,30 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// Where the last assignment of a statement is (`=` at depth 0, or an augmented `+=`), and
+/// whether it is augmented (its target is used too).
+fn assignment(t: &[Tok<'_>]) -> Option<(usize, bool)> {
+    let mut depth = 0;
+    let mut cut = None;
+    for (i, x) in t.iter().enumerate() {
+        match x {
+            Tok::Op("(" | "[" | "{") => depth += 1,
+            Tok::Op(")" | "]" | "}") => depth -= 1,
+            Tok::Op("=") if depth == 0 => cut = Some((i, false)),
+            Tok::Op(o)
+                if depth == 0
+                    && o.len() >= 2
+                    && o.ends_with('=')
+                    && !matches!(*o, "==" | "!=" | "<=" | ">=" | ":=") =>
+            {
+                cut = Some((i, true));
+            }
+            _ => {}
+        }
+    }
+    cut
 }
 
 /// Names bound by a target list: names not an attribute's, subscript's or call's.
