@@ -31,6 +31,9 @@ pub(crate) fn not_python(lang: &str, code: &str, scan: &Scan<'_>) -> Option<Stri
     if first.starts_with("Traceback (most recent call last)") {
         return Some("an output listing (a traceback)".into());
     }
+    if is_error_line(first) {
+        return Some("an output listing (an error message)".into());
+    }
     if first.starts_with(">>>") {
         return Some("an interactive session with its output".into());
     }
@@ -57,6 +60,16 @@ pub(crate) fn not_python(lang: &str, code: &str, scan: &Scan<'_>) -> Option<Stri
         return Some(format!("prose or pseudo-code, not Python (line {line})"));
     }
     None
+}
+
+/// `RuntimeError: ...`, `torch.cuda.OutOfMemoryError: ...`: a line an error prints.
+fn is_error_line(line: &str) -> bool {
+    let Some((head, _)) = line.split_once(": ") else {
+        return false;
+    };
+    let name = head.rsplit('.').next().unwrap_or(head);
+    !head.contains(' ')
+        && (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Warning"))
 }
 
 /// The first line where two words stand side by side as Python never writes them ("Set the
@@ -97,6 +110,12 @@ mod tests {
         assert!(k("python", "$ python train.py\n").is_some());
         assert!(k("", "Traceback (most recent call last):\n  File \"x\"\n").is_some());
         assert!(k("yaml", "a: 1").is_some());
+        assert!(k(
+            "",
+            "RuntimeError: Cannot re-initialize CUDA in forked subprocess.\n"
+        )
+        .unwrap()
+        .starts_with("an output listing"));
         assert!(k("python", "for x in y if x is not None:\n    pass\n").is_none());
     }
 }

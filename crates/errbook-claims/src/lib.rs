@@ -40,6 +40,22 @@ pub fn read_page(text: &str, title: &str, snippets: &mut [Snippet], default_time
     if snippets.is_empty() {
         return;
     }
+    let started = std::time::Instant::now();
+    read_blocks(text, title, snippets, default_timeout);
+    let spent = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    SPENT_NS.fetch_add(spent, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Time spent in `read_page` by every thread since the process started, in nanoseconds.
+static SPENT_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Time every thread has spent reading pages so far (for the build's debug output: the reading
+/// runs inside parse, a page at a time on each thread).
+pub fn time_spent() -> std::time::Duration {
+    std::time::Duration::from_nanos(SPENT_NS.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+fn read_blocks(text: &str, title: &str, snippets: &mut [Snippet], default_timeout: u64) {
     let codes: Vec<String> = snippets.iter().map(|s| s.shown().to_string()).collect();
     let scans: Vec<Scan> = codes
         .iter()

@@ -80,6 +80,11 @@ pub(crate) const CUES: &[Cue] = &[
     c(r"\bsolv(e|es|ed|ing)\b", false, 1.5),
     c(r"\bresolv(e|es|ed|ing)\b", false, 1.5),
     c(r"\bimproved\b", false, 2.0),
+    c(
+        r"\bruns? (cleanly|fine|correctly|successfully|without)\b",
+        false,
+        2.0,
+    ),
     c(r"\bworks?\b", false, 1.5),
     c(r"\bworking\b", false, 1.2),
     c(r"\brecommended\b", false, 1.5),
