@@ -73,6 +73,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Report every diagnostic; write nothing; exit non-zero on errors.
     Check(cmd::check::Args),
+    /// List each code block's claim (read from the text or declared), evidence and runnability.
+    Claims(cmd::claims::Args),
     /// Run the runnable snippets and record the results.
     Verify(Box<cmd::verify::Args>),
     /// errbook on a remote host, started by `verify --runner ssh://...|slurm`.
@@ -127,6 +129,7 @@ fn main() -> ExitCode {
         } => cmd::build::run(&root, dest, offline, single_thread, no_infer, drafts),
         Command::Serve(args) => cmd::serve::run(&root, args),
         Command::Check(args) => cmd::check::run(&root, args),
+        Command::Claims(args) => cmd::claims::run(&root, args),
         Command::Verify(args) => cmd::verify::run(&root, *args),
         Command::VerifyWorker(args) => cmd::worker::run(args),
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),

@@ -3,6 +3,7 @@
 
 pub(crate) mod build;
 pub(crate) mod check;
+pub(crate) mod claims;
 pub(crate) mod init;
 pub(crate) mod manual;
 pub(crate) mod new;

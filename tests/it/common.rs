@@ -272,3 +272,29 @@ fn a_gate_fails_where_its_variable_is_set_and_the_tool_is_missing() {
     assert!(!gate(VAR, "a tool", false));
     assert!(gate(VAR, "a tool", true));
 }
+
+/// The repository's catalog copied, with `errors: ["pytorch/dataset-worker-fork-cuda"]` in the
+/// three seed articles' front matter: what they are about, which the articles as written do not
+/// declare (inferring it from their text is the link stage's job). For tests of what a declared
+/// article-to-entry link brings (flags, evidence across pages).
+pub(crate) fn seed_declaring_errors() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for part in ["content", "verify"] {
+        copy_tree(&repo().join(part), &t.path().join(part));
+    }
+    std::fs::copy(repo().join("book.toml"), t.path().join("book.toml")).unwrap();
+    for id in [
+        "why-does-torchutilsdatadataloader-with-cuda-and-numworkers-",
+        "why-am-i-getting-a-cuda-initialization-error",
+        "how-to-use-multiprocessing-with-shared-memory-and",
+    ] {
+        let path = t.path().join(format!("content/articles/{id}.md"));
+        let line = format!("id: \"{id}\"\n");
+        replace_in(
+            &path,
+            &line,
+            &format!("{line}errors: [\"pytorch/dataset-worker-fork-cuda\"]\n"),
+        );
+    }
+    t
+}

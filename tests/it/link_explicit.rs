@@ -136,9 +136,22 @@ fn build_stops_on_broken_references_and_writes_nothing() {
 
 #[test]
 fn seed_catalog_links_are_sound() {
-    let o = errbook()
+    let as_written = errbook()
         .arg("--root")
         .arg(repo())
+        .args(["check", "--links", "content/articles"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&as_written.stderr);
+    assert!(
+        as_written.status.success() && !err.contains("E-link"),
+        "{err}"
+    );
+    // With the article's entry declared, its examples' links to that entry's parts are drawn.
+    let declared = crate::common::seed_declaring_errors();
+    let o = errbook()
+        .arg("--root")
+        .arg(declared.path())
         .args([
             "check",
             "--links",

@@ -9,6 +9,7 @@ mod search_cases;
 mod build_progress;
 mod cascade;
 mod check_formats;
+mod claims;
 mod cli_conventions;
 mod cli_new;
 mod crash;

@@ -137,7 +137,9 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
 
 #[test]
 fn machine_readable_outputs_parse() {
-    let (_t, out) = build(&repo(), &[]);
+    // The articles' entry declared: links.json then holds links to it.
+    let declared = seed_declaring_errors();
+    let (_t, out) = build(declared.path(), &[]);
     let cat: serde_json::Value = serde_json::from_str(&read(&out, "api/catalog.json")).unwrap();
     assert_eq!(cat["entries"][0]["id"], "pytorch/dataset-worker-fork-cuda");
     assert_eq!(cat["articles"].as_array().unwrap().len(), 3);

@@ -1,7 +1,7 @@
 //! The repository's own catalog as readers see it with the records committed in verify/: the
 //! workaround whose run failed says so wherever it is named (its entry, the articles applying it),
 //! with the spawned child's error as the root cause; the dead end that actually works says that;
-//! the two-GPU runs of the CUDA-initialization article still show.
+//! the seed articles as written show errbook's reading of each example and how many ran.
 
 use crate::common::{build, read, repo};
 use crate::verify_support::{section, text_of};
@@ -38,7 +38,33 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
         "no verdict word reads backwards"
     );
 
-    // An article that applies workaround 1 shows that it failed when run, no check mark.
+    // The articles as written: each example's claim is read from the text, and said to be read.
+    let art = read(
+        &out,
+        "articles/why-does-torchutilsdatadataloader-with-cuda-and-numworkers-/index.html",
+    );
+    let text = text_of(&art);
+    assert!(
+        text.contains("Read as the failing case (\u{2018}The Problematic Approach\u{2019}; \u{2018}likely fail\u{2019})"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Read as the working case (\u{2018}improved\u{2019}"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("The text claims"),
+        "no claim is declared there: {text}"
+    );
+    assert!(text.contains(" of 3 code blocks ran"), "{text}");
+    assert!(
+        all.contains("8 of 11 code blocks ran; not run: block 3 (line 53): prose or pseudo-code"),
+        "the entry's workaround blocks repeat the prose: {all}"
+    );
+
+    // An article that applies workaround 1 (its entry declared) shows that it failed when run.
+    let declared = crate::common::seed_declaring_errors();
+    let (_t2, out) = build(declared.path(), &[]);
     let art = read(
         &out,
         "articles/why-am-i-getting-a-cuda-initialization-error/index.html",
@@ -50,6 +76,4 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
     );
     assert!(!text.contains("✓ Applies workaround 1"), "{text}");
     assert!(text.contains("✓ Applies workaround 3"), "{text}");
-    // The two-GPU runs of that article keep showing until a two-GPU host runs them again.
-    assert!(text.contains("2× H200, driver 580.159.04"), "{text}");
 }

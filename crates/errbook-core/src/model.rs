@@ -281,6 +281,11 @@ pub struct Snippet {
     /// The nearest heading or bold label before the block ("Example 1: The Problematic Approach").
     pub label: Option<String>,
     pub run: Option<RunSpec>,
+    /// What the page claims about the block and whether it can run as a reader would run it:
+    /// declared (from `run` attributes) or read from the text (`errbook-claims`). None only for a
+    /// page nobody read (a model built by hand).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Box<ClaimReading>>,
 }
 
 impl Snippet {
@@ -288,6 +293,43 @@ impl Snippet {
     pub fn shown(&self) -> &str {
         self.display.as_deref().unwrap_or(&self.code)
     }
+}
+
+/// Where a block's claim comes from.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimSource {
+    /// The author wrote it in the info string (`run`, `expect=`).
+    Declared,
+    /// errbook read it from the text around the block.
+    Inferred,
+}
+
+/// Words of the page that a reading rests on, with their 1-based line in the file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClaimEvidence {
+    pub line: usize,
+    pub text: String,
+}
+
+/// A block's claim and runnability as errbook reads them (see `errbook-claims`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ClaimReading {
+    /// The claim, or none (below the threshold, or a block that is not a program).
+    pub claim: Option<Claim>,
+    pub source: ClaimSource,
+    /// What the claim rests on: heading, comment, prose, title; the strongest first.
+    pub evidence: Vec<ClaimEvidence>,
+    /// 0..1; an inferred claim is made only at or above the reader's threshold.
+    pub confidence: f32,
+    /// 0-based indices of the earlier blocks whose definitions this block runs after.
+    pub continues: Vec<usize>,
+    /// GPUs the run needs, read from the code (declared: the `gpus=` attribute).
+    pub gpus: u32,
+    /// Whether errbook can run the block as a reader would.
+    pub runnable: bool,
+    /// Why it cannot run, in words; none when it can.
+    pub why_not: Option<String>,
 }
 
 /// What a runnable snippet's info string declares.

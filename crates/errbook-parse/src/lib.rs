@@ -47,6 +47,7 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
     }
     let mut d = Diagnostics::default();
     let a = article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
+        errbook_claims::read_page(&f.text, &a.title, &mut a.snippets, default_timeout);
         a.content_links = links::content_links(&f.text);
         compact::article(&mut a);
         Parsed::Article(Box::new(a))
@@ -60,6 +61,7 @@ pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics)
 pub fn parse_entry(f: &SourceFile, default_timeout: u64) -> (Option<Entry>, Diagnostics) {
     let mut d = Diagnostics::default();
     let e = entry::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut e| {
+        errbook_claims::read_page(&f.text, &e.message, &mut e.snippets, default_timeout);
         e.content_links = links::content_links(&f.text);
         compact::entry(&mut e);
         e

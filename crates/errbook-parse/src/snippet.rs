@@ -176,6 +176,7 @@ pub(crate) fn to_snippet(
         code,
         line,
         label: raw.label.clone(),
+        reading: None,
         run,
     }
 }

@@ -1,6 +1,10 @@
-//! The hash of a run: everything that decides what runs and what it is compared with (the code of
-//! the continuation chain with hidden lines, the attributes, the interpreter). Records are keyed by
-//! it; a snippet whose hash has no record is missing, or stale when an older record exists.
+//! The hash of a run: everything that decides what runs (the code of the continuation chain with
+//! hidden lines and, for a block read from the text, the definitions it runs after; the
+//! attributes; the interpreter). Records are keyed by it; a snippet whose hash has no record is
+//! missing, or stale when an older record exists. The claim is not in it: a record keeps what
+//! happened, and the verdict against the claim is made when the site is built (`judge`), so a
+//! better reading or an edited claim needs no rerun. Records of the first scheme, which hashed
+//! the claim too, are found by `legacy_hash_of` while their block and claim are unchanged.
 //! What a run needs of its host (`needs=` modules, `gpu_mem=`) is not in it: declaring a need
 //! changes where and beside what a run happens, not what it does, so records stay fresh.
 
@@ -8,7 +12,9 @@ use errbook_core::model::{RunSpec, Snippet};
 use sha2::{Digest, Sha256};
 
 /// Bump when the meaning of a hash changes (what goes into it, how programs are assembled).
-const SCHEME: &str = "errbook-verify-1";
+const SCHEME: &str = "errbook-verify-2";
+/// The first scheme: the claim was part of the run.
+const LEGACY_SCHEME: &str = "errbook-verify-1";
 
 /// The snippets a runnable snippet's program is made of: its `after=` ancestors, oldest first,
 /// then itself. A broken or cyclic chain stops where it breaks (`check` reports it).
@@ -81,6 +87,16 @@ pub fn effective(chain: &[&Snippet]) -> Option<RunSpec> {
 /// Hex SHA-256 of what decides the run of `s` (see the module comment). Empty for a snippet that
 /// is not runnable.
 pub fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
+    digest(page_snippets, s, false)
+}
+
+/// The hash records of the first scheme carry for `s` as it is now (its claim hashed with the
+/// run); empty for a snippet that is not runnable.
+pub fn legacy_hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
+    digest(page_snippets, s, true)
+}
+
+fn digest(page_snippets: &[Snippet], s: &Snippet, legacy: bool) -> String {
     let ch = chain(page_snippets, s);
     let Some(spec) = effective(&ch) else {
         return String::new();
@@ -91,7 +107,7 @@ pub fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
         h.update((value.len() as u64).to_le_bytes());
         h.update(value.as_bytes());
     };
-    field("scheme", SCHEME);
+    field("scheme", if legacy { LEGACY_SCHEME } else { SCHEME });
     for b in &ch {
         field("code", &b.code);
     }
@@ -106,10 +122,12 @@ pub fn hash_of(page_snippets: &[Snippet], s: &Snippet) -> String {
     for (k, v) in &spec.env {
         field("env", &format!("{k}={v}"));
     }
-    field(
-        "claim",
-        &serde_json::to_string(&spec.claim).unwrap_or_default(),
-    );
+    if legacy {
+        field(
+            "claim",
+            &serde_json::to_string(&spec.claim).unwrap_or_default(),
+        );
+    }
     let d = h.finalize();
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -129,6 +147,7 @@ mod tests {
             display: None,
             line: 1,
             label: None,
+            reading: None,
             run: Some(RunSpec {
                 claim: Claim::Runs,
                 gpus: 0,
@@ -163,7 +182,13 @@ mod tests {
             exception: None,
             message: None,
         };
-        assert_ne!(h1, hash_of(&claim, &claim[1]), "the claim is hashed");
+        assert_eq!(h1, hash_of(&claim, &claim[1]), "the claim is not hashed");
+        assert_ne!(
+            legacy_hash_of(&page, &page[1]),
+            legacy_hash_of(&claim, &claim[1]),
+            "the first scheme hashed it"
+        );
+        assert_ne!(h1, legacy_hash_of(&page, &page[1]));
         let mut net = page.clone();
         net[0].run.as_mut().unwrap().network = true;
         assert_ne!(h1, hash_of(&net, &net[1]), "a declared network is hashed");

@@ -1,27 +1,70 @@
 //! The records of a catalog, read once: each runnable snippet's status (the runs of the snippet
-//! as it is now, one per environment; an older run of a snippet that changed since; or none).
-//! Files that are not records are listed, never fatal.
+//! as it is now, one per environment, each judged against the block's claim as it is now; an
+//! older run of a snippet that changed since; or none). Files that are not records are listed,
+//! never fatal.
 
-use super::hash::hash_of;
+use super::hash::{hash_of, legacy_hash_of};
+use super::judge::judge_record;
 use super::record::Record;
-use errbook_core::model::{Catalog, PageRef, Snippet};
+use super::verdict::Verdict;
+use errbook_core::model::{Catalog, Claim, PageRef, Snippet};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+/// A record with its verdict and finding against a claim: the block's claim as it is now for a
+/// fresh run, the claim it ran under for a stale one. Everything else is the record's (`Deref`).
+#[derive(Debug, Clone)]
+pub struct Judged<'a> {
+    pub record: &'a Record,
+    pub verdict: Verdict,
+    pub finding: String,
+    /// The claim the verdict answers.
+    pub claim: Claim,
+}
+
+impl<'a> Judged<'a> {
+    /// `rec` judged against `claim` (`judge::judge_record`).
+    pub fn against(rec: &'a Record, claim: &Claim) -> Judged<'a> {
+        let (verdict, finding) = judge_record(rec, claim);
+        Judged {
+            record: rec,
+            verdict,
+            finding,
+            claim: claim.clone(),
+        }
+    }
+    /// `rec` as it was recorded.
+    pub fn as_recorded(rec: &'a Record) -> Judged<'a> {
+        Judged {
+            record: rec,
+            verdict: rec.verdict,
+            finding: rec.finding.clone(),
+            claim: rec.claim.clone(),
+        }
+    }
+}
+
+impl std::ops::Deref for Judged<'_> {
+    type Target = Record;
+    fn deref(&self) -> &Record {
+        self.record
+    }
+}
 
 /// What the site knows about one runnable snippet.
 #[derive(Debug, Clone)]
 pub enum Status<'a> {
     /// The runs of the snippet as it is now, one per environment, ordered by environment key.
-    Fresh(Vec<&'a Record>),
+    Fresh(Vec<Judged<'a>>),
     /// No run of the snippet as it is now, but one of an earlier version (the newest).
-    Stale(&'a Record),
+    Stale(Judged<'a>),
     /// Never run.
     Missing,
 }
 
 impl<'a> Status<'a> {
     /// The fresh runs (none for a stale or missing snippet).
-    pub fn fresh(&self) -> &[&'a Record] {
+    pub fn fresh(&self) -> &[Judged<'a>] {
         match self {
             Status::Fresh(runs) => runs,
             _ => &[],
@@ -106,7 +149,7 @@ impl RecordSet {
     }
 
     /// The runs of exactly this version of a snippet (page and hash), one per environment.
-    pub(crate) fn runs(&self, page: &PageRef, hash: &str) -> Vec<&Record> {
+    pub fn runs(&self, page: &PageRef, hash: &str) -> Vec<&Record> {
         self.by_hash
             .get(&(page.clone(), hash.to_string()))
             .map(|v| v.iter().map(|&i| &self.records[i]).collect())
@@ -134,17 +177,28 @@ impl RecordSet {
 
     /// The status of snippet `s` of `page` (the hash covers its continuation chain).
     pub fn status(&self, page: &PageRef, snippets: &[Snippet], s: &Snippet) -> Status<'_> {
-        if s.run.is_none() {
+        let Some(spec) = s.run.as_ref() else {
             return Status::Missing;
-        }
-        let runs = self.runs(page, &hash_of(snippets, s));
+        };
+        let runs = self.current(page, snippets, s);
         if !runs.is_empty() {
-            return Status::Fresh(runs);
+            let judged = runs.into_iter().map(|r| Judged::against(r, &spec.claim));
+            return Status::Fresh(judged.collect());
         }
         match self.by_snippet.get(&(page.clone(), s.id.clone())) {
-            Some(&i) => Status::Stale(&self.records[i]),
+            Some(&i) => Status::Stale(Judged::as_recorded(&self.records[i])),
             None => Status::Missing,
         }
+    }
+
+    /// The runs of `s` as it is now: under its hash, else (records of the first scheme) under
+    /// the hash that scheme gave it.
+    pub fn current(&self, page: &PageRef, snippets: &[Snippet], s: &Snippet) -> Vec<&Record> {
+        let runs = self.runs(page, &hash_of(snippets, s));
+        if !runs.is_empty() || self.by_hash.is_empty() {
+            return runs;
+        }
+        self.runs(page, &legacy_hash_of(snippets, s))
     }
 
     /// Records that match no runnable snippet of `catalog` as it is now (their snippet changed
@@ -155,6 +209,7 @@ impl RecordSet {
             let snippets = page.snippets();
             for s in snippets.iter().filter(|s| s.run.is_some()) {
                 live.insert((page.reference(), hash_of(snippets, s)));
+                live.insert((page.reference(), legacy_hash_of(snippets, s)));
             }
         }
         (0..self.records.len())

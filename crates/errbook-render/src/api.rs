@@ -239,6 +239,17 @@ fn is_empty(v: &Value) -> bool {
     }
 }
 
+/// A record as the API shows it: its verdict and finding those of the claim as it is now.
+fn judged(r: &errbook_records::Judged<'_>) -> Value {
+    let mut v = json!(r.record);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("verdict".into(), json!(r.verdict));
+        o.insert("finding".into(), json!(r.finding));
+        o.insert("claim".into(), json!(r.claim));
+    }
+    v
+}
+
 /// /api/errors/<domain>/<slug>.json: the entry whole and each runnable block's verification
 /// state with its record; what is empty or repeated left out (`drop_repeated`, `prune`). Its
 /// links are in links.json only (they were a sixth of this JSON, repeated in each entry), and
@@ -251,8 +262,8 @@ pub fn entry(v: &EntryView<'_>) -> Value {
         .filter(|s| s.snippet.run.is_some())
         .map(|s| {
             let (state, runs) = match &s.status {
-                Status::Fresh(runs) => ("fresh", runs.clone()),
-                Status::Stale(r) => ("stale", vec![*r]),
+                Status::Fresh(runs) => ("fresh", runs.iter().map(judged).collect()),
+                Status::Stale(r) => ("stale", vec![judged(r)]),
                 Status::Missing => ("missing", Vec::new()),
             };
             let outcome = match s.evidence.outcome {

@@ -62,6 +62,7 @@ pub(crate) fn page(r: &Renderer<'_>, v: &ArticleView<'_>) -> Result<Page> {
     c.insert("related", &related);
     let runnable = a.snippets.iter().filter(|s| s.run.is_some()).count();
     c.insert("runnable", &runnable);
+    c.insert("blocks_ran", &super::reading::blocks_ran(&v.snippets));
     Ok(Page {
         title: a.title.replace('`', ""),
         description: snippet::truncate(first_paragraph(&a.body), DESCRIPTION),

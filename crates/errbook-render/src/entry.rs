@@ -162,6 +162,7 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
         .filter(|a| a.trim() != e.message.trim())
         .collect();
     c.insert("aliases", &aliases);
+    c.insert("blocks_ran", &super::reading::blocks_ran(&v.snippets));
     c.insert("tags", &e.tags);
     let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
     c.insert("api", &api);

@@ -18,6 +18,7 @@ pub(crate) mod ids;
 pub(crate) mod lists;
 pub(crate) mod markdown;
 mod parsed;
+pub(crate) mod reading;
 pub(crate) mod runs;
 pub(crate) mod sanitize;
 pub mod shards;

@@ -6,7 +6,7 @@
 
 use super::escape as esc;
 use crate::view::evidence::{Evidence, Outcome};
-use errbook_records::{Record, Verdict};
+use errbook_records::{Judged, Record, Verdict};
 
 /// A verdict chip: its words, CSS class, where it holds, and a tooltip.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -76,7 +76,7 @@ fn unverified(ev: &Evidence<'_>) -> Chip {
         on: String::new(),
         title,
     };
-    if let Some(r) = ev.stale {
+    if let Some(r) = &ev.stale {
         let day = r.date.get(..10).unwrap_or(&r.date);
         let last = r.verdict.reading(ev.role, &r.claim).word;
         return muted(
@@ -95,7 +95,7 @@ fn unverified(ev: &Evidence<'_>) -> Chip {
 
 /// The "Verified on" table of a code block's runs (every fresh run, evidence or not), or the
 /// one stale run; empty when there is none.
-pub(crate) fn table(ev: &Evidence<'_>, runs: &[&Record]) -> String {
+pub(crate) fn table(ev: &Evidence<'_>, runs: &[&Judged]) -> String {
     if runs.is_empty() {
         return String::new();
     }
@@ -120,7 +120,7 @@ pub(crate) fn table(ev: &Evidence<'_>, runs: &[&Record]) -> String {
 }
 
 /// One run's facts, under a summary naming its environment and verdict.
-pub(crate) fn run_details(ev: &Evidence<'_>, r: &Record, open: bool) -> String {
+pub(crate) fn run_details(ev: &Evidence<'_>, r: &Judged, open: bool) -> String {
     let reading = r.verdict.reading(ev.role, &r.claim);
     format!(
         "<details class=\"run-record\"{}><summary>{}: <span class=\"verdict verdict-{}\">{}</span></summary>{}</details>",
@@ -134,7 +134,7 @@ pub(crate) fn run_details(ev: &Evidence<'_>, r: &Record, open: bool) -> String {
 
 /// What the run found, the root cause and the error it led to, crashed children, exit status,
 /// duration, GPU memory, environment, date and the log of one record.
-pub(crate) fn record_details(rec: &Record) -> String {
+pub(crate) fn record_details(rec: &Judged) -> String {
     let mut out = String::new();
     if !rec.finding.is_empty() {
         out.push_str(&format!("<p class=\"finding\">{}</p>", esc(&rec.finding)));

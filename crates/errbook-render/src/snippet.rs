@@ -10,7 +10,7 @@ use super::PageCtx;
 use crate::view::snippet::Part;
 use crate::view::SnippetView;
 use errbook_core::urls;
-use errbook_records::{Record, Status};
+use errbook_records::{Judged, Status};
 
 /// The HTML of a code block. `view` is None for a block the parser did not keep.
 /// The block's label ("Example 1: ...") is not repeated: the page shows it just above.
@@ -123,10 +123,7 @@ fn run_box(v: &SnippetView<'_>) -> String {
     let Some(run) = &v.snippet.run else {
         return String::new();
     };
-    let claim = format!(
-        "<span class=\"claim\">The text claims: <strong>{}</strong></span>",
-        esc(&run.claim.describe()),
-    );
+    let claim = super::reading::claim_html(v.snippet);
     // What it needs may link to the block it continues: outside the summary, which must hold
     // nothing a reader can focus (it is a control itself).
     let needs = needs(run);
@@ -145,9 +142,9 @@ fn run_box(v: &SnippetView<'_>) -> String {
             format!(" <span class=\"verdict-on\">{}</span>", esc(&chip.on))
         }
     );
-    let shown: Vec<&Record> = match &v.status {
-        Status::Fresh(all) => all.clone(),
-        Status::Stale(r) => vec![*r],
+    let shown: Vec<&Judged> = match &v.status {
+        Status::Fresh(all) => all.iter().collect(),
+        Status::Stale(r) => vec![r],
         Status::Missing => Vec::new(),
     };
     if shown.is_empty() {

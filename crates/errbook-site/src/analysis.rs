@@ -54,8 +54,12 @@ pub struct Scope {
 pub fn analyse_with(root: &Path, cfg: &Config, scope: Scope) -> Result<Analysis> {
     let mut diags = Diagnostics::default();
     let t = tracing::info_span!("load+parse").entered();
+    let claims_before = errbook_claims::time_spent();
     let (files, catalog) = load_and_parse(root, cfg, scope.entry_texts, &mut diags)?;
     drop(t);
+    // The claims are read inside parse, a page at a time on each thread: the sum over threads.
+    let spent = errbook_claims::time_spent().saturating_sub(claims_before);
+    tracing::info!(thread_ms = spent.as_secs_f64() * 1000.0, "claims read");
     let records = RecordSet::load(root, cfg)?;
     link_stage(root, cfg, scope, (files, catalog), (diags, &records))
 }

@@ -6,7 +6,7 @@
 use super::Analysis;
 use errbook_core::config::Config;
 use errbook_core::diag::{Code, Diagnostic};
-use errbook_records::{Record, RecordSet, Status};
+use errbook_records::{Judged, RecordSet, Status};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -135,7 +135,7 @@ fn files(set: &RecordSet) -> Vec<Diagnostic> {
 }
 
 /// What spoiled every run of a code block: `environment error on H100 and H200`.
-fn spoiled(runs: &[&Record]) -> String {
+fn spoiled(runs: &[Judged]) -> String {
     let mut by_word: Vec<(&str, Vec<String>)> = Vec::new();
     for r in runs {
         let (word, machine) = (r.verdict.word(), r.env.machine());

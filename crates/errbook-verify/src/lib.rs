@@ -6,8 +6,8 @@
 //! recorded for the environment) -> run (`drive` hands the jobs over, each with its GPU memory
 //! estimated by `estimate`; on each host `execute` packs them onto its GPUs with `schedule`,
 //! measures what they hold (`gpumem`) and runs each through `runner::local`, contained by
-//! `runner::sandbox`) -> read the result (`traceback`, `compare`) -> record (`record`, written by
-//! `records::store`) -> `report`. Remote hosts run `worker` (`errbook verify-worker`), which
+//! `runner::sandbox`) -> read the result (`traceback`;
+//! judged by `records::judge`) -> record (`record`, written by `records::store`) -> `report`. Remote hosts run `worker` (`errbook verify-worker`), which
 //! speaks `wire`. `options` says what to do, `progress` tells the caller what happens, `summary`
 //! what it did; nothing here prints, but the debug output (`tracing`, which the binary prints
 //! under `--debug`) is told each command run (`cmdline`) and each run's end.
@@ -16,7 +16,6 @@
 
 mod backends;
 mod cmdline;
-mod compare;
 mod drive;
 mod error;
 mod estimate;

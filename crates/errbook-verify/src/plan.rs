@@ -26,6 +26,8 @@ pub struct Unit {
     /// The chain's effective needs (GPUs, variables) and the snippet's claim and limits.
     pub spec: RunSpec,
     pub hash: String,
+    /// The hash records of the first scheme give the unit as it is now (`hash::legacy_hash_of`).
+    pub legacy_hash: String,
 }
 
 impl Unit {
@@ -60,6 +62,7 @@ pub(super) fn extract(catalog: &Catalog) -> Vec<Unit> {
                 program: hash::program(&ch),
                 spec,
                 hash: hash::hash_of(snippets, s),
+                legacy_hash: hash::legacy_hash_of(snippets, s),
             });
         }
     }
@@ -137,9 +140,10 @@ pub(super) fn plan(
             }
             let key = offer.host.env_for_count(u.spec.gpus).key();
             // Only evidence stands: a run the machine spoiled (an environment error) is retried.
-            let recorded = records
-                .run_in(&u.page, &u.hash, &key)
-                .is_some_and(|r| r.verdict.is_evidence());
+            let recorded = [&u.hash, &u.legacy_hash]
+                .iter()
+                .filter_map(|h| records.run_in(&u.page, h, &key))
+                .any(|r| r.verdict.is_evidence());
             if recorded && !force {
                 Action::UpToDate
             } else {

@@ -4,10 +4,10 @@
 //! environment error. And a record's finding read again from its log (`--reread`). Writing a
 //! record is `records::store`'s job.
 
-use super::compare::{self, Outcome};
 use super::plan::Unit;
 use super::runner::{left_out, Output};
 use super::traceback;
+use errbook_records::judge::{self as compare, Outcome};
 use errbook_records::{Environment, Record, Verdict};
 
 /// A record of `u` that says nothing yet about a run.

@@ -32,6 +32,11 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
     }
     let packing = Packing::of(&cfg, opts);
     let mut set = RecordSet::load(root, &cfg)?;
+    if !opts.dry_run
+        && upkeep::rekey(&root.join(&cfg.verify.records_dir), &set, &analysis.catalog)? > 0
+    {
+        set = RecordSet::load(root, &cfg)?;
+    }
     if opts.prune && !opts.dry_run {
         upkeep::prune(root, &set, &analysis.catalog, progress)?;
         set = RecordSet::load(root, &cfg)?;

@@ -177,6 +177,7 @@ mod tests {
                 gpu_mem_mib: None,
             },
             hash: format!("{id}-hash"),
+            legacy_hash: String::new(),
         }
     }
 

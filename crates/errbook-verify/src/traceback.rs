@@ -33,16 +33,7 @@ const CHAINED: [&str; 2] = [
 /// Longest traceback text kept per exception.
 const TB_CAP: usize = 4000;
 
-/// What the output says was raised.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub(super) struct Raised {
-    /// The main process's last exception (the one that ended it), if it printed one.
-    pub final_error: Option<RaisedError>,
-    /// Exceptions wrapped inside the final one, outermost first.
-    pub wrapped: Vec<RaisedError>,
-    /// Child processes' final exceptions, in output order.
-    pub children: Vec<RaisedError>,
-}
+pub(super) use errbook_records::judge::Raised;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Origin {

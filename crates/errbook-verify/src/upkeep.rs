@@ -1,5 +1,6 @@
-//! Care of the records before a session plans: delete the records of code that is gone
-//! (`--prune`), and read records' findings again from their logs (`--reread`). Each step reports
+//! Care of the records before a session plans: records of the first hash scheme (which hashed
+//! the claim) filed again under the run's hash (`rekey`), delete the records of code that is
+//! gone (`--prune`), and read records' findings again from their logs (`--reread`). Each step reports
 //! what it did through `Progress`; none runs anything.
 
 use super::progress::{Event, Progress};
@@ -8,6 +9,32 @@ use errbook_core::error::{IoContext, Result};
 use errbook_core::model::Catalog;
 use errbook_records::{self as records, RecordSet};
 use std::path::Path;
+
+/// File each record found under a runnable snippet's first-scheme hash again under its hash
+/// (the claim is no longer part of it), the old file removed; how many moved.
+pub(super) fn rekey(dir: &Path, set: &RecordSet, catalog: &Catalog) -> Result<usize> {
+    let mut moved = 0;
+    for page in catalog.pages() {
+        let snippets = page.snippets();
+        for s in snippets.iter().filter(|s| s.run.is_some()) {
+            let hash = records::hash::hash_of(snippets, s);
+            let legacy = records::hash::legacy_hash_of(snippets, s);
+            for old in set.runs(&page.reference(), &legacy) {
+                if set
+                    .run_in(&page.reference(), &hash, &old.env.key())
+                    .is_some()
+                {
+                    continue;
+                }
+                let mut new = old.clone();
+                new.hash.clone_from(&hash);
+                records::store::write(dir, &new)?;
+                moved += 1;
+            }
+        }
+    }
+    Ok(moved)
+}
 
 /// Delete the records that match no runnable snippet of `catalog`.
 pub(super) fn prune(

@@ -122,11 +122,18 @@ const TAGS: &[&str] = &[
     "debugging",
 ];
 
-pub(crate) fn generate(rng: &mut Rng, m: usize, entries: &[GenEntry]) -> Vec<GenArticle> {
-    (0..m).map(|i| one(rng, i, entries)).collect()
+/// `m` articles; `as_written`: no `errors:` front matter, and examples that claim in words
+/// only (`written`).
+pub(crate) fn generate(
+    rng: &mut Rng,
+    m: usize,
+    entries: &[GenEntry],
+    as_written: bool,
+) -> Vec<GenArticle> {
+    (0..m).map(|i| one(rng, i, entries, as_written)).collect()
 }
 
-fn one(rng: &mut Rng, i: usize, entries: &[GenEntry]) -> GenArticle {
+fn one(rng: &mut Rng, i: usize, entries: &[GenEntry], as_written: bool) -> GenArticle {
     let errors: Vec<&GenEntry> = if entries.is_empty() {
         Vec::new()
     } else {
@@ -171,9 +178,15 @@ fn one(rng: &mut Rng, i: usize, entries: &[GenEntry]) -> GenArticle {
         let _ = writeln!(b, "{}. {}\n", k + 1, STEPS[s]);
     }
     b.push_str("**2. Code Examples with Commentary:**\n\n");
+    let first = if as_written {
+        super::written::examples(rng, &mut b);
+        3
+    } else {
+        1
+    };
     for (k, x) in distinct(rng, EXAMPLES.len(), 3).into_iter().enumerate() {
         let (head, code, comment) = EXAMPLES[x];
-        let _ = writeln!(b, "**Example {}: {head}**\n", k + 1);
+        let _ = writeln!(b, "**Example {}: {head}**\n", k + first);
         let _ = writeln!(b, "```python\n{}```\n", fill(rng, code));
         let _ = writeln!(b, "{}\n", fill(rng, comment));
     }
@@ -199,7 +212,11 @@ fn one(rng: &mut Rng, i: usize, entries: &[GenEntry]) -> GenArticle {
         id,
         title,
         date,
-        errors: errors.iter().map(|e| e.id.clone()).collect(),
+        errors: if as_written {
+            Vec::new()
+        } else {
+            errors.iter().map(|e| e.id.clone()).collect()
+        },
         tags,
         body: b,
     }

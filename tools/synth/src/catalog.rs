@@ -21,11 +21,12 @@ pub(crate) struct Synth {
     pub(crate) articles: Vec<articles::GenArticle>,
 }
 
-/// Draw `n` entries and `m` articles from `seed`.
-pub(crate) fn generate(n: usize, m: usize, seed: u64) -> Synth {
+/// Draw `n` entries and `m` articles from `seed` (articles as the catalog writes them, with no
+/// annotation, under `as_written`).
+pub(crate) fn generate(n: usize, m: usize, seed: u64, as_written: bool) -> Synth {
     let mut rng = fastrand::Rng::with_seed(seed);
     let entries = entries::generate(&mut rng, n);
-    let articles = articles::generate(&mut rng, m, &entries);
+    let articles = articles::generate(&mut rng, m, &entries, as_written);
     Synth { entries, articles }
 }
 

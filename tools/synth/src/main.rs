@@ -12,6 +12,7 @@ mod hugo;
 mod mdbook;
 mod text;
 mod writer;
+mod written;
 mod zola;
 
 use catalog::Site;
@@ -56,6 +57,10 @@ struct Args {
         default_value = "errbook,hugo,zola,mdbook"
     )]
     sites: Vec<SiteArg>,
+    /// Articles as the catalog writes them: no `errors:` front matter, examples that claim in
+    /// words only (a failing one, a fix continuing it, a shell line, an output listing).
+    #[arg(long)]
+    as_written: bool,
     /// The theme copied into the errbook catalog as themes/default.
     #[arg(long, default_value = "themes/default")]
     theme: PathBuf,
@@ -96,7 +101,7 @@ fn run(args: Args) -> Result<()> {
             args.theme.display()
         ));
     }
-    let s = catalog::generate(args.entries, args.articles, args.seed);
+    let s = catalog::generate(args.entries, args.articles, args.seed, args.as_written);
     for site in &sites {
         match site {
             Site::Errbook => s.write_errbook(&args.out.join("errbook"), &args.theme)?,

@@ -137,7 +137,7 @@ fn verification(
     let runs = || snippets.iter().flat_map(|s| s.evidence.machines.iter());
     let date = runs().map(|m| m.run.date.as_str()).max()?;
     let mut v = Verification {
-        machines: evidence::names(runs().map(|m| m.run)),
+        machines: evidence::names(runs().map(|m| m.run.record)),
         date: date.get(..10).unwrap_or(date).to_string(),
         workarounds: workarounds.len(),
         ..Default::default()

@@ -4,7 +4,7 @@
 //! once: its most telling run (a finding over a time-out over a confirmation). Runs that are not
 //! evidence (environment errors, limits) are kept to show, never counted.
 
-use errbook_records::{Reading, Record, Role, Status, Verdict};
+use errbook_records::{Judged, Reading, Record, Role, Status, Verdict};
 
 /// What the runs say together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,8 +22,8 @@ pub enum Outcome {
 pub struct Machine<'a> {
     /// The environment's key.
     pub key: String,
-    /// Its most telling run.
-    pub run: &'a Record,
+    /// Its most telling run, judged against the block's claim as it is now.
+    pub run: Judged<'a>,
     /// The reader's words for that run.
     pub reading: Reading,
 }
@@ -34,9 +34,9 @@ pub struct Evidence<'a> {
     /// Per environment, ordered by key.
     pub machines: Vec<Machine<'a>>,
     /// Fresh runs that are not evidence (the machine or a limit stopped them).
-    pub not_evidence: Vec<&'a Record>,
+    pub not_evidence: Vec<Judged<'a>>,
     /// The newest run of an earlier version, when no run of this version is evidence.
-    pub stale: Option<&'a Record>,
+    pub stale: Option<Judged<'a>>,
     pub outcome: Outcome,
 }
 
@@ -64,11 +64,11 @@ impl<'a> Evidence<'a> {
                         if r.verdict.is_evidence() {
                             add(&mut machines, role, r);
                         } else {
-                            not_evidence.push(*r);
+                            not_evidence.push(r.clone());
                         }
                     }
                 }
-                Status::Stale(r) => stale = stale.or(Some(*r)),
+                Status::Stale(r) => stale = stale.or(Some(r.clone())),
                 Status::Missing => {}
             }
         }
@@ -95,7 +95,7 @@ impl<'a> Evidence<'a> {
 
     /// The machines, as readers name them, each once and in order: `H100`, `H200`.
     pub(crate) fn machine_names(&self) -> Vec<String> {
-        names(self.machines.iter().map(|m| m.run))
+        names(self.machines.iter().map(|m| m.run.record))
     }
 
     /// Each reader's word with the machines that gave it: `[("works", "ok", ["H100"]), ...]`.
@@ -133,18 +133,18 @@ impl<'a> Evidence<'a> {
 }
 
 /// Put run `r` in its environment's place, keeping the most telling run per environment.
-fn add<'a>(machines: &mut Vec<Machine<'a>>, role: Role, r: &'a Record) {
+fn add<'a>(machines: &mut Vec<Machine<'a>>, role: Role, r: &Judged<'a>) {
     let key = r.env.key();
     let reading = r.verdict.reading(role, &r.claim);
     match machines.iter_mut().find(|m| m.key == key) {
         Some(m) if weight(r.verdict) > weight(m.run.verdict) => {
-            m.run = r;
+            m.run = r.clone();
             m.reading = reading;
         }
         Some(_) => {}
         None => machines.push(Machine {
             key,
-            run: r,
+            run: r.clone(),
             reading,
         }),
     }

@@ -1,16 +1,29 @@
-//! Compare what a run did with what the text claims: confirmed, contradicted, different error,
+//! Judge what a run did against what the text claims: confirmed, contradicted, different error,
 //! timed out, stopped by a limit, or an environment error (the machine failed the run: a module
 //! that does not import, CUDA unavailable, a driver error), which says nothing about the text.
 //! When the main process failed because a child died, the child's error is the root cause and
-//! leads the finding.
+//! leads the finding. `errbook verify` judges a run as it records it; the site judges each
+//! record again against the block's claim as it is now (`judge_record`), so a claim can change
+//! without a rerun.
 
-use super::traceback::Raised;
+use super::record::{RaisedError, Record};
+use super::verdict::Verdict;
 use errbook_core::model::Claim;
-use errbook_records::{RaisedError, Verdict};
+
+/// What a run's output says was raised.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Raised {
+    /// The main process's last exception (the one that ended it), if it printed one.
+    pub final_error: Option<RaisedError>,
+    /// Exceptions wrapped inside the final one, outermost first.
+    pub wrapped: Vec<RaisedError>,
+    /// Child processes' final exceptions, in output order.
+    pub children: Vec<RaisedError>,
+}
 
 /// The facts of one finished run.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Outcome {
+pub struct Outcome {
     pub exit_status: Option<i32>,
     pub signal: Option<i32>,
     pub timed_out: bool,
@@ -59,7 +72,7 @@ impl Outcome {
     }
 
     /// The main process failed, or a child process crashed.
-    pub(super) fn failed(&self) -> bool {
+    pub fn failed(&self) -> bool {
         self.main_failed() || !self.raised.children.is_empty()
     }
 
@@ -74,7 +87,7 @@ impl Outcome {
 
     /// What made the main process fail, when another process did: the original error inside a
     /// wrapper, else the first child that died before the main process failed.
-    pub(super) fn root_cause(&self) -> Option<&RaisedError> {
+    pub fn root_cause(&self) -> Option<&RaisedError> {
         self.raised
             .wrapped
             .last()
@@ -91,7 +104,7 @@ impl Outcome {
     }
 
     /// How the run ended, in words, the root cause first.
-    pub(super) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         if self.timed_out {
             return "ran past its time limit and was killed".into();
         }
@@ -127,7 +140,7 @@ impl Outcome {
 
 /// A child process in a sentence: `a child process it spawned` (one that died while
 /// `multiprocessing` started it), `its child process Process-1`.
-pub(super) fn child_words(origin: &str) -> String {
+pub fn child_words(origin: &str) -> String {
     match origin {
         "spawned" => "a child process it spawned".to_string(),
         name => format!("its child process {name}"),
@@ -136,7 +149,7 @@ pub(super) fn child_words(origin: &str) -> String {
 
 /// `Exception: message` on one line, whitespace squashed, at most 200 characters of message,
 /// without a final period (the sentence it goes in has its own).
-pub(super) fn one_line(e: &RaisedError) -> String {
+pub fn one_line(e: &RaisedError) -> String {
     let m = squash(&e.message);
     let mut m: String = m.chars().take(200).collect();
     if squash(&e.message).chars().count() > 200 {
@@ -165,7 +178,7 @@ fn matches(e: &RaisedError, exception: Option<&str>, fragment: Option<&str>) -> 
 }
 
 /// The verdict and a sentence saying why.
-pub(super) fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
+pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
     // A run that failed at a limit says nothing about the text: the host gave it too little.
     if let Some(limit) = o.limit.as_ref().filter(|_| o.failed() || o.timed_out) {
         return (
@@ -237,6 +250,34 @@ fn but(o: &Outcome, how: &str) -> String {
         how.to_string()
     } else {
         format!("it {how}")
+    }
+}
+
+/// The verdict and finding of `rec` against `claim`, from the facts the record keeps. A run
+/// that a sandbox limit stopped keeps its recorded verdict (the limit is said in its finding
+/// only), as does a record whose run never started (no exit status, no signal, no time-out).
+pub fn judge_record(rec: &Record, claim: &Claim) -> (Verdict, String) {
+    let started = rec.exit_status.is_some() || rec.signal.is_some() || rec.timed_out;
+    if rec.verdict == Verdict::StoppedByLimit || !started || rec.claim == *claim {
+        return (rec.verdict, rec.finding.clone());
+    }
+    verdict(claim, &rec.outcome())
+}
+
+impl Record {
+    /// The run's facts as this record keeps them.
+    pub fn outcome(&self) -> Outcome {
+        Outcome {
+            exit_status: self.exit_status,
+            signal: self.signal,
+            timed_out: self.timed_out,
+            limit: None,
+            raised: Raised {
+                final_error: self.final_error(),
+                wrapped: self.wrapped.clone(),
+                children: self.children.clone(),
+            },
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! The verdicts `compare` gives, from outcomes built by hand.
+//! The verdicts `judge` gives, from outcomes built by hand, and a record judged again.
 
 use super::*;
 
@@ -167,5 +167,24 @@ fn a_dead_child_is_the_root_cause_and_leads_the_finding() {
     assert!(
         why.contains("exited 0, but 1 child process crashed"),
         "{why}"
+    );
+}
+
+#[test]
+fn a_record_is_judged_again_against_a_changed_claim() {
+    let rec: Record = serde_json::from_value(serde_json::json!({
+        "hash": "h", "page": {"kind": "article", "id": "a"}, "snippet": "ex1",
+        "claim": {"kind": "fails", "exception": null, "message": null},
+        "verdict": "contradicted", "finding": "Claimed to fail, but it exited 0.",
+        "exit_status": 0, "runner": "local", "sandbox": "none"
+    }))
+    .unwrap();
+    let (v, why) = judge_record(&rec, &Claim::Runs);
+    assert_eq!(v, Verdict::Confirmed, "{why}");
+    let same = judge_record(&rec, &fails(None, None));
+    assert_eq!(
+        same.0,
+        Verdict::Contradicted,
+        "the same claim keeps the record's verdict"
     );
 }

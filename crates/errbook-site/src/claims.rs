@@ -1,0 +1,187 @@
+//! `errbook claims` as a library call: every code block of the pages asked for (all by
+//! default) with its claim, where the claim comes from, its evidence and confidence, what it
+//! needs and continues, whether it can run and why not, and the verdicts of its records judged
+//! against this claim. The readings themselves are parse's (`errbook-claims`); this lists them.
+
+use super::analysis::{analyse_with, Scope};
+use errbook_core::config::Config;
+use errbook_core::error::Result;
+use errbook_core::model::{Claim, ClaimEvidence, ClaimSource, Page, PageKind};
+use errbook_records::{RecordSet, Verdict};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The error a failing claim names (`type`, `match`), as `errbook claims` prints it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NamedError {
+    #[serde(rename = "type")]
+    pub exception: Option<String>,
+    #[serde(rename = "match")]
+    pub message: Option<String>,
+}
+
+/// One environment's verdict on a block, against the block's claim as it is now.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct VerdictIn {
+    pub environment: String,
+    pub verdict: Verdict,
+}
+
+/// One code block as `errbook claims` lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockClaim {
+    /// `articles/<id>` or `errors/<domain>/<slug>`.
+    pub page: String,
+    /// 1-based position among the page's fences.
+    pub block: usize,
+    pub line: usize,
+    pub lang: String,
+    /// `fails`, `runs` or `none`.
+    pub claim: &'static str,
+    /// `declared` or `inferred`.
+    pub source: &'static str,
+    pub error: Option<NamedError>,
+    pub gpus: u32,
+    /// 1-based blocks whose definitions it runs after.
+    pub continues: Vec<usize>,
+    pub runnable: bool,
+    pub why_not: Option<String>,
+    pub evidence: Vec<ClaimEvidence>,
+    pub confidence: f64,
+    pub verdicts: Vec<VerdictIn>,
+    /// The page's file, relative to the root (for `--write`; not printed).
+    #[serde(skip)]
+    pub file: PathBuf,
+    /// The attributes that would declare this reading (`--write`); none where there is
+    /// nothing to write.
+    #[serde(skip)]
+    pub attributes: Option<String>,
+}
+
+/// What `errbook claims --format json` prints: one object, `{"blocks": [...]}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimList {
+    pub blocks: Vec<BlockClaim>,
+}
+
+/// Every block of the pages under `only` (files or folders; every page when empty).
+pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> {
+    let scope = Scope {
+        infer: false,
+        drafts: true,
+        review: false,
+        entry_texts: false,
+    };
+    let analysis = analyse_with(root, cfg, scope)?;
+    let records = RecordSet::load(root, cfg)?;
+    // A relative path names a file of the catalog where it is one (as `check --links` reads
+    // them), else one from where errbook was started.
+    let wanted: Vec<PathBuf> = only
+        .iter()
+        .map(|p| {
+            let in_root = root.join(p);
+            let p = if p.is_relative() && in_root.exists() {
+                in_root
+            } else {
+                p.clone()
+            };
+            p.canonicalize().unwrap_or(p)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for page in analysis.catalog.pages() {
+        let file = root.join(page.source());
+        let file = file.canonicalize().unwrap_or(file);
+        if !wanted.is_empty() && !wanted.iter().any(|w| file.starts_with(w)) {
+            continue;
+        }
+        out.extend(blocks_of(page, &records));
+    }
+    Ok(ClaimList { blocks: out })
+}
+
+fn blocks_of(page: Page<'_>, records: &RecordSet) -> Vec<BlockClaim> {
+    let name = match page.reference().kind {
+        PageKind::Article => format!("articles/{}", page.reference().id),
+        PageKind::Entry => format!("errors/{}", page.reference().id),
+    };
+    let snippets = page.snippets();
+    snippets
+        .iter()
+        .map(|s| {
+            let r = s.reading.as_deref();
+            let claim = r.and_then(|r| r.claim.as_ref());
+            let verdicts = records
+                .status(&page.reference(), snippets, s)
+                .fresh()
+                .iter()
+                .map(|j| VerdictIn {
+                    environment: j.env.key(),
+                    verdict: j.verdict,
+                })
+                .collect();
+            BlockClaim {
+                page: name.clone(),
+                block: s.index + 1,
+                line: s.line,
+                lang: s.lang.clone(),
+                claim: match claim {
+                    Some(Claim::Fails { .. }) => "fails",
+                    Some(Claim::Runs) => "runs",
+                    None => "none",
+                },
+                source: match r.map(|r| r.source) {
+                    Some(ClaimSource::Declared) => "declared",
+                    _ => "inferred",
+                },
+                error: match claim {
+                    Some(Claim::Fails { exception, message }) => Some(NamedError {
+                        exception: exception.clone(),
+                        message: message.clone(),
+                    }),
+                    _ => None,
+                },
+                gpus: r.map_or(0, |r| r.gpus),
+                continues: r
+                    .map(|r| r.continues.iter().map(|c| c + 1).collect())
+                    .unwrap_or_default(),
+                runnable: r.is_some_and(|r| r.runnable),
+                why_not: r.and_then(|r| r.why_not.clone()),
+                evidence: r.map(|r| r.evidence.clone()).unwrap_or_default(),
+                confidence: r.map_or(0.0, |r| (f64::from(r.confidence) * 100.0).round() / 100.0),
+                verdicts,
+                file: page.source().to_path_buf(),
+                attributes: errbook_claims::attributes(s),
+            }
+        })
+        .collect()
+}
+
+/// Write the readings of `blocks` into their pages as info-string attributes; the files
+/// changed, relative to `root`.
+pub fn write_claims(root: &Path, blocks: &[BlockClaim]) -> Result<Vec<PathBuf>> {
+    let mut files: Vec<&PathBuf> = blocks
+        .iter()
+        .filter(|b| b.attributes.is_some())
+        .map(|b| &b.file)
+        .collect();
+    files.dedup();
+    let mut changed = Vec::new();
+    for f in files {
+        let edits: Vec<(usize, String)> = blocks
+            .iter()
+            .filter(|b| b.file == *f)
+            .filter_map(|b| Some((b.line, b.attributes.clone()?)))
+            .collect();
+        let path = root.join(f);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            errbook_core::error::Error::system(format!("reading {}", path.display()), e)
+        })?;
+        let new = errbook_claims::write_attributes(&text, &edits);
+        if new != text {
+            errbook_core::fs::write_atomic(&path, new.as_bytes())?;
+            changed.push(f.clone());
+        }
+    }
+    Ok(changed)
+}
