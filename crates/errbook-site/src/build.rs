@@ -136,7 +136,8 @@ fn render_into(
         || -> Result<usize> {
             let _t = tracing::info_span!(parent: render, "search").entered();
             let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
-            errbook_search::write_files(cat, &analysis.graph, cfg, offline, write)
+            let hints = resolver.search_hints();
+            errbook_search::write_files(cat, &analysis.graph, &hints, cfg, offline, write)
         },
     );
     let (paths, mut files) = rendered?;
@@ -417,7 +418,8 @@ pub(super) fn catalog_files(
     }
     if want.search {
         let _t = tracing::info_span!("search").entered();
-        out.extend(errbook_search::output_files(cat, graph, cfg, offline)?);
+        let hints = resolver.search_hints();
+        out.extend(errbook_search::output_files(cat, graph, &hints, cfg, offline)?);
     }
     Ok(out)
 }
