@@ -128,6 +128,25 @@ fn article_page_has_metadata_toc_and_highlighted_code() {
     );
 }
 
+/// A search result says what to do: the seed entry's document carries its verified workaround
+/// and where it ran, in the reader's words (the page's script shows it under the message).
+#[test]
+fn search_documents_carry_the_verified_workaround() {
+    let (_t, out) = build(&repo(), &[]);
+    let docs: Vec<serde_json::Value> =
+        serde_json::from_str(&read(&out, "search/d/0.json")).unwrap();
+    let seed = (docs.iter())
+        .find(|d| d[0] == "pytorch/dataset-worker-fork-cuda")
+        .expect("the seed entry's document");
+    let hint = seed[5]
+        .as_str()
+        .unwrap_or_else(|| panic!("no hint: {seed}"));
+    assert!(
+        hint.starts_with("Works here (H100 and H200): Wrap the training code"),
+        "{hint}"
+    );
+}
+
 #[test]
 fn machine_readable_outputs_parse() {
     let (_t, out) = build(&repo(), &[]);
