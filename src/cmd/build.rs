@@ -58,6 +58,9 @@ pub(crate) fn run(
     match built {
         Ok((report, diags)) => {
             super::print_diagnostics(&diags);
+            for over in report.size.over() {
+                eprintln!("warning: {over}; see docs/publishing.md");
+            }
             eprintln!(
                 "built {} pages ({} files) into {} in {} ms{}",
                 report.pages,

@@ -91,8 +91,9 @@ describe("verification on the seed entry page", () => {
   test("the Verification line and the order of the workarounds come from the runs", { timeout: TEST_MS }, async () => {
     const { page, errors } = await open("errors/pytorch/dataset-worker-fork-cuda/index.html");
     const note = squash(await page.locator(".verification-note").innerText());
-    assert.match(note, /^verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed; dead ends: 1 actually works here/);
-    const order = await page.locator("#workarounds > ol > li").evaluateAll((lis) => lis.map((li) => li.id));
+    assert.match(note, /^Verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed; dead ends: 1 actually works/);
+    // What works here first, then what failed here.
+    const order = await page.locator("#works-here > ol > li, #failed-here > ol > li").evaluateAll((lis) => lis.map((li) => li.id));
     assert.deepEqual(order, ["workaround-3", "workaround-1", "workaround-2"]);
     assert.equal(squash(await page.locator("#workaround-1 > .verdict").innerText()), "failed");
     assert.equal(squash(await page.locator("#workaround-3 > .verdict").innerText()), "works");
@@ -101,10 +102,15 @@ describe("verification on the seed entry page", () => {
     await page.close();
   });
 
-  test("a failed workaround's run is open with its Verified-on table and root cause", { timeout: TEST_MS }, async () => {
+  test("a failed workaround's run opens on its Verified-on table and root cause", { timeout: TEST_MS }, async () => {
     const { page } = await open("errors/pytorch/dataset-worker-fork-cuda/index.html");
     const run = page.locator("#workaround-1 details.run");
-    assert.equal(await run.getAttribute("open"), "", "a finding is shown open");
+    // Collapsed: its summary's chip says "failed"; the details are a click away.
+    assert.equal(await run.getAttribute("open"), null, "run details are collapsed");
+    await run.locator(":scope > summary").click();
+    const record = run.locator("details.run-record");
+    assert.equal(await record.count(), 1, "one outcome, shown once for both machines");
+    await record.locator(":scope > summary").click();
     const table = run.locator("table.verified-on");
     assert.ok(await table.isVisible(), "the Verified on table is visible");
     assert.equal(squash(await table.locator("caption").innerText()), "Verified on");

@@ -14,16 +14,20 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
     let html = read(&out, ENTRY);
     let all = text_of(&html);
     assert!(
-        all.contains("verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed"),
+        all.contains("Verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed"),
         "{all}"
     );
     let w1 = section(&html, "workaround-1", &["workaround-2", "dead-ends"]);
     assert!(
-        html.contains("<li class=\"fix-bad\" id=\"workaround-1\" value=\"1\">"),
+        html.contains("<li class=\"fix-bad\" id=\"workaround-1\">"),
         "workaround 1 is marked"
     );
     let w1 = text_of(w1);
-    assert!(w1.contains("95% success failed on H100 and H200"), "{w1}");
+    // What errbook's runs found, then the catalog's figure, labelled as its claim.
+    assert!(
+        w1.contains("failed on H100 and H200 the catalog says: 95% success"),
+        "{w1}"
+    );
     let cause = w1
         .find("Root cause RuntimeError: An attempt has been made to start a new process")
         .unwrap_or_else(|| panic!("{w1}"));
@@ -32,7 +36,7 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
         .unwrap_or_else(|| panic!("{w1}"));
     assert!(cause < then, "the root cause first");
     let d2 = text_of(section(&html, "dead-end-2", &["dead-end-3"]));
-    assert!(d2.contains("actually works here on H100 and H200"), "{d2}");
+    assert!(d2.contains("actually works on H100 and H200"), "{d2}");
     assert!(
         !all.contains("Run: contradicted"),
         "no verdict word reads backwards"

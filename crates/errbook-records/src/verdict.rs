@@ -108,10 +108,12 @@ impl Verdict {
         )
     }
 
-    /// The words a reader sees for this verdict of a block in `role` whose text claims `claim`.
-    /// A workaround "works" or "failed"; a dead end whose text says it fails "fails as
-    /// described" or "actually works here"; a dead end whose text says it runs (it runs, but
-    /// does not help) "runs as described" or "crashed here".
+    /// The words a reader sees for this verdict of a block in `role` whose text claims `claim`:
+    /// one vocabulary for every page kind (entries and articles), saying what the code did here
+    /// and whether that is what its text says. A block claimed to run "works" (a workaround) or
+    /// "runs as described", else "failed"; a block claimed to fail "fails as described", else
+    /// "actually works" or "fails differently". The record's own words (`confirmed`,
+    /// `contradicted`) stay in records and JSON; a reader never sees them.
     pub fn reading(self, role: Role, claim: &Claim) -> Reading {
         let r = |word, plural, class| Reading {
             word,
@@ -121,20 +123,13 @@ impl Verdict {
         let fails = matches!(claim, Claim::Fails { .. });
         match (role, self) {
             (Role::Workaround, Verdict::Confirmed) => r("works", "work", "ok"),
-            (Role::Workaround, Verdict::Contradicted | Verdict::DifferentError) => {
-                r("failed", "failed", "bad")
-            }
-            (Role::DeadEnd, Verdict::Confirmed) if fails => {
-                r("fails as described", "fail as described", "ok")
-            }
-            (Role::DeadEnd, Verdict::Confirmed) => r("runs as described", "run as described", "ok"),
-            (Role::DeadEnd, Verdict::Contradicted) if fails => {
-                r("actually works here", "actually work here", "bad")
-            }
-            (Role::DeadEnd, Verdict::Contradicted) => r("crashed here", "crashed here", "bad"),
-            (Role::DeadEnd, Verdict::DifferentError) => {
+            (_, Verdict::Confirmed) if fails => r("fails as described", "fail as described", "ok"),
+            (_, Verdict::Confirmed) => r("runs as described", "run as described", "ok"),
+            (_, Verdict::Contradicted) if fails => r("actually works", "actually work", "bad"),
+            (_, Verdict::DifferentError) if fails => {
                 r("fails differently", "fail differently", "bad")
             }
+            (_, Verdict::Contradicted | Verdict::DifferentError) => r("failed", "failed", "bad"),
             _ => r(self.word(), self.word(), self.class()),
         }
     }
@@ -152,7 +147,12 @@ mod tests {
         };
         let dead = |v: Verdict, c: &Claim| v.reading(Role::DeadEnd, c).word;
         assert_eq!(dead(Verdict::Confirmed, &fails), "fails as described");
-        assert_eq!(dead(Verdict::Contradicted, &fails), "actually works here");
+        assert_eq!(dead(Verdict::Contradicted, &fails), "actually works");
+        // One vocabulary: an article's example reads as a dead end's block of the same claim.
+        let example = |v: Verdict, c: &Claim| v.reading(Role::Example, c).word;
+        assert_eq!(example(Verdict::Contradicted, &fails), "actually works");
+        assert_eq!(example(Verdict::Contradicted, &Claim::Runs), "failed");
+        assert_eq!(example(Verdict::Confirmed, &fails), "fails as described");
         assert_eq!(dead(Verdict::Confirmed, &Claim::Runs), "runs as described");
         let w = |v: Verdict| v.reading(Role::Workaround, &Claim::Runs);
         assert_eq!(w(Verdict::Confirmed).word, "works");

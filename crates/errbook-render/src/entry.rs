@@ -1,19 +1,22 @@
-//! The entry page: the message (copyable), its metadata and the Verification line its records
-//! give, root cause, version table, workarounds (what works here first, then by success rate)
-//! with their code and what their runs found, dead ends likewise, the articles that discuss it,
-//! the code examples elsewhere that apply or fall into it, and related entries.
+//! The entry page, answer first: the message (copyable), the one line that says which fix worked
+//! here, the workarounds the runs support, the others, what failed here and the dead ends (each
+//! with its code and what its runs found), then root cause, versions (with what the runs cover),
+//! the other sections, the articles that discuss it, related entries and the metadata. The
+//! catalog's own figures are shown as its claims; errbook's runs as results.
 
 use super::ids;
 use super::markdown::{self, Place};
 use super::runs::{self, and_list, Chip};
 use super::snippet;
+use super::versions;
 use super::{Page, PageCtx, Renderer};
+use crate::view::evidence::Outcome;
 use crate::view::{EntryView, FixView, SnippetView, Verification};
 use errbook_core::error::Result;
 use errbook_core::model::Snippet;
 use errbook_core::urls;
 use errbook_link::{Link, Origin};
-use errbook_records::{Reading, Role};
+use errbook_records::{Reading, Role, Verdict};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -38,6 +41,10 @@ struct Fix {
     code: String,
     /// What its runs found, in the reader's words; None without runnable code.
     verdict: Option<Chip>,
+    /// Which list of the page it goes in: "works" (its runs support it), "failed" (its runs
+    /// failed), "other" (not run, or environments disagree).
+    #[serde(skip)]
+    group: &'static str,
     examples: Vec<Example>,
 }
 
@@ -105,16 +112,16 @@ pub(crate) fn page(r: &Renderer<'_>, v: &EntryView<'_>) -> Result<Page> {
 /// The template context of the entry page; `md` renders the entry's Markdown on this page.
 fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -> tera::Context {
     let e = v.entry;
-    let mut workarounds: Vec<Fix> = v
+    let workarounds: Vec<Fix> = v
         .workarounds
         .iter()
         .map(|f| fix(ctx, v, md, f, urls::workaround_anchor(f.number)))
         .collect();
-    let mut counted = 1;
-    for w in &mut workarounds {
-        w.value = (w.number != counted).then_some(w.number);
-        counted = w.number + 1;
-    }
+    let (works, rest): (Vec<Fix>, Vec<Fix>) =
+        workarounds.into_iter().partition(|w| w.group == "works");
+    let (failed, others): (Vec<Fix>, Vec<Fix>) =
+        rest.into_iter().partition(|w| w.group == "failed");
+    let [works, others, failed] = [works, others, failed].map(numbered);
     let dead_ends: Vec<Fix> = v
         .dead_ends
         .iter()
@@ -152,8 +159,29 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
         "deprecated",
         &e.versions.iter().any(|v| v.deprecated.is_some()),
     );
-    c.insert("workarounds", &workarounds);
+    c.insert("answer", &answer(&works, &failed, others.len()));
+    c.insert("works", &works);
+    c.insert("others", &others);
+    c.insert("failed", &failed);
     c.insert("dead_ends", &dead_ends);
+    let same = e
+        .versions
+        .first()
+        .map(|f| &f.status)
+        .filter(|s| e.versions.len() > 1 && e.versions.iter().all(|v| &v.status == *s));
+    c.insert(
+        "versions_line",
+        &same.map(|status| versions::one_line(&e.versions, status)),
+    );
+    c.insert(
+        "coverage",
+        &versions::coverage(
+            &e.versions,
+            v.snippets
+                .iter()
+                .flat_map(|s| s.evidence.machines.iter().map(|m| m.run.record)),
+        ),
+    );
     c.insert("sections", &sections);
     c.insert("discussed", &discussed);
     c.insert("related", &related);
@@ -167,6 +195,17 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
     let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
     c.insert("api", &api);
     c
+}
+
+/// A list of workarounds with each item's `value` set where the list's own count (one more
+/// than the item before) does not give its number.
+fn numbered(mut list: Vec<Fix>) -> Vec<Fix> {
+    let mut counted = 1;
+    for w in &mut list {
+        w.value = (w.number != counted).then_some(w.number);
+        counted = w.number + 1;
+    }
+    list
 }
 
 /// A workaround or dead end as the page shows it: its text, code, verdict and examples.
@@ -193,11 +232,59 @@ fn fix(
             .snippets
             .iter()
             .filter_map(|&i| v.snippets.get(i))
+            .filter(|s| !repeats(s.snippet, f.summary))
             .map(|s| snippet::render(ctx, Some(s), &s.snippet.info, &s.snippet.code))
             .collect(),
         verdict: runs::chip(&f.evidence, f.has_code),
+        group: match f.evidence.outcome {
+            Outcome::Agree(Verdict::Confirmed) => "works",
+            Outcome::Agree(x) if x.is_finding() => "failed",
+            _ => "other",
+        },
         examples: f.examples.iter().map(|x| example(ctx, x)).collect(),
     }
+}
+
+/// Whether a code block only repeats the summary above it (a fence of the summary's own words,
+/// as generated catalogs write): it is not shown a second time. Runnable code always shows.
+fn repeats(s: &Snippet, summary: &str) -> bool {
+    let words = |t: &str| -> String {
+        let t: String = t.chars().filter(|c| !"*`_".contains(*c)).collect();
+        t.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    s.run.is_none() && !summary.trim().is_empty() && words(&s.code) == words(summary)
+}
+
+/// The line that says which fix worked here, in words: the first workaround its runs support
+/// and where it ran; or that none did, or that none has run.
+fn answer(works: &[Fix], failed: &[Fix], others: usize) -> Option<String> {
+    if let Some(w) = works.first() {
+        let on = w
+            .verdict
+            .as_ref()
+            .map(|c| c.on.as_str())
+            .unwrap_or_default();
+        let more = match works.len() {
+            1 => String::new(),
+            n => format!(" ({} more below)", n - 1),
+        };
+        return Some(format!(
+            "Worked here: workaround {} ran as described {on}{more}.",
+            w.number
+        ));
+    }
+    if !failed.is_empty() {
+        let n = failed.len();
+        return Some(format!(
+            "No workaround worked here: {n} failed when run{}.",
+            if others > 0 {
+                format!("; {others} not settled by a run")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    None
 }
 
 /// The articles that discuss the entry, with the excerpt that links them.
@@ -325,7 +412,7 @@ fn verification_note(v: &Verification) -> String {
             .collect();
         parts.push(format!("environments disagree on {}", and_list(&which)));
     }
-    let on = format!("verified on {}, {}", and_list(&v.machines), v.date);
+    let on = format!("Verified on {}, {}", and_list(&v.machines), v.date);
     if parts.is_empty() {
         on
     } else {
@@ -382,8 +469,8 @@ mod tests {
     #[test]
     fn the_verification_line_counts_only_what_ran() {
         let works_here = Reading {
-            word: "actually works here",
-            plural: "actually work here",
+            word: "actually works",
+            plural: "actually work",
             class: "bad",
         };
         let v = Verification {
@@ -399,8 +486,8 @@ mod tests {
         };
         assert_eq!(
             verification_note(&v),
-            "verified on H100 and H200, 2026-11-24: 1 of the 3 workarounds with code works, \
-             1 failed, 1 not verified yet; 2 dead ends actually work here; environments \
+            "Verified on H100 and H200, 2026-11-24: 1 of the 3 workarounds with code works, \
+             1 failed, 1 not verified yet; 2 dead ends actually work; environments \
              disagree on workaround 2"
         );
         let none = Verification {
@@ -409,6 +496,6 @@ mod tests {
             workarounds: 2,
             ..Default::default()
         };
-        assert_eq!(verification_note(&none), "verified on H200, 2026-11-24");
+        assert_eq!(verification_note(&none), "Verified on H200, 2026-11-24");
     }
 }

@@ -25,6 +25,7 @@ pub mod shards;
 pub(crate) mod snippet;
 mod syntaxes;
 pub(crate) mod theme;
+mod versions;
 pub mod view;
 
 use crate::view::{ArticleView, EntryView};

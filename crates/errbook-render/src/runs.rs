@@ -6,7 +6,7 @@
 
 use super::escape as esc;
 use crate::view::evidence::{Evidence, Outcome};
-use errbook_records::{Judged, Record, Verdict};
+use errbook_records::{Judged, Record};
 
 /// A verdict chip: its words, CSS class, where it holds, and a tooltip.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -119,13 +119,46 @@ pub(crate) fn table(ev: &Evidence<'_>, runs: &[&Judged]) -> String {
     out
 }
 
-/// One run's facts, under a summary naming its environment and verdict.
-pub(crate) fn run_details(ev: &Evidence<'_>, r: &Judged, open: bool) -> String {
+/// The runs grouped by what they did (the reader's word and the exception at the root), in
+/// first-seen order: two machines that failed alike are one outcome, though a process ID in
+/// their messages differs.
+pub(crate) fn by_outcome<'r, 'a>(
+    ev: &Evidence<'_>,
+    runs: &[&'r Judged<'a>],
+) -> Vec<Vec<&'r Judged<'a>>> {
+    let key = |r: &Judged| {
+        let word = r.verdict.reading(ev.role, &r.claim).word;
+        (word, r.record.cause().map(|c| c.exception.clone()))
+    };
+    let mut out: Vec<Vec<&'r Judged<'a>>> = Vec::new();
+    for &r in runs {
+        let k = key(r);
+        let same = |g: &&mut Vec<&'r Judged<'a>>| key(g[0]) == k;
+        match out.iter_mut().find(same) {
+            Some(g) => g.push(r),
+            None => out.push(vec![r]),
+        }
+    }
+    out
+}
+
+/// One outcome's facts (of the first of `runs`, which all did the same), collapsed under a
+/// summary naming the machines and the verdict.
+pub(crate) fn run_details(ev: &Evidence<'_>, runs: &[&Judged]) -> String {
+    let Some(r) = runs.first() else {
+        return String::new();
+    };
     let reading = r.verdict.reading(ev.role, &r.claim);
+    let mut machines: Vec<String> = Vec::new();
+    for x in runs {
+        let m = x.record.env.hardware();
+        if !machines.contains(&m) {
+            machines.push(m);
+        }
+    }
     format!(
-        "<details class=\"run-record\"{}><summary>{}: <span class=\"verdict verdict-{}\">{}</span></summary>{}</details>",
-        if open { " open" } else { "" },
-        esc(&r.env.hardware()),
+        "<details class=\"run-record\"><summary>{}: <span class=\"verdict verdict-{}\">{}</span></summary>{}</details>",
+        esc(&and_list(&machines)),
         reading.class,
         esc(reading.word),
         record_details(r)
@@ -243,11 +276,6 @@ fn process(origin: &str) -> String {
         "spawned" => "a child process it spawned".to_string(),
         name => format!("child process {name}"),
     }
-}
-
-/// Whether runs of this verdict are shown open: readers must not miss a finding.
-pub(crate) fn opens(v: Verdict) -> bool {
-    v.is_finding()
 }
 
 /// `s` cut to `max` characters, with an ellipsis when cut.

@@ -96,7 +96,7 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
                 // A dead end that actually works where it ran is no warning sign.
                 let mark = if class == "bad" { "&#8226;" } else { "&#9888;" };
                 out.push_str(&format!(
-                    "<p class=\"flag flag-dead-end flag-{class}\" role=\"note\">{mark} Known dead end of <a href=\"{href}#{}\">{}</a>: {} ({rate}% fail){ran}{why}</p>",
+                    "<p class=\"flag flag-dead-end flag-{class}\" role=\"note\">{mark} Known dead end of <a href=\"{href}#{}\">{}</a>: {} <span class=\"claimed\">(the catalog says {rate}% fail)</span>{ran}{why}</p>",
                     urls::dead_end_anchor(number), esc(&e.message), esc(summary)
                 ));
             }
@@ -110,7 +110,7 @@ fn flags(ctx: &PageCtx<'_>, v: &SnippetView<'_>, out: &mut String) {
                     _ => "&#8226;",
                 };
                 out.push_str(&format!(
-                    "<p class=\"flag flag-applies flag-{class}\" role=\"note\">{mark} Applies workaround {number} of <a href=\"{href}#{}\">{}</a>: {} ({rate}% success){ran}{why}</p>",
+                    "<p class=\"flag flag-applies flag-{class}\" role=\"note\">{mark} Applies workaround {number} of <a href=\"{href}#{}\">{}</a>: {} <span class=\"claimed\">(the catalog says {rate}% success)</span>{ran}{why}</p>",
                     urls::workaround_anchor(number), esc(&e.message), esc(&truncate(summary, 140))
                 ));
             }
@@ -150,20 +150,19 @@ fn run_box(v: &SnippetView<'_>) -> String {
     if shown.is_empty() {
         return format!("<div class=\"run run-missing\">{claim}{needs} {badge}</div>");
     }
-    // A finding is shown open: readers must not miss it.
-    let finding = ev.machines.iter().any(|m| runs::opens(m.run.verdict));
     let class = if matches!(v.status, Status::Stale(_)) {
         "stale"
     } else {
         chip.class.as_str()
     };
+    // Collapsed: the summary's chip already says what happened. Inside, the table lists every
+    // environment once, then each outcome's facts once (not once per machine that had it).
     let mut body = runs::table(ev, &shown);
-    for r in &shown {
-        body.push_str(&runs::run_details(ev, r, runs::opens(r.verdict)));
+    for same in runs::by_outcome(ev, &shown) {
+        body.push_str(&runs::run_details(ev, &same));
     }
     format!(
-        "<details class=\"run run-{class}\"{}><summary>{claim} {badge}</summary>{}{body}</details>",
-        if finding { " open" } else { "" },
+        "<details class=\"run run-{class}\"><summary>{claim} {badge}</summary>{}{body}</details>",
         if needs.is_empty() {
             String::new()
         } else {

@@ -38,11 +38,12 @@ pub use shards::shards;
 pub fn output_files(
     catalog: &Catalog,
     graph: &Graph,
+    hints: &[String],
     cfg: &Config,
     offline: bool,
 ) -> errbook_core::error::Result<Vec<OutFile>> {
     let mut files = Vec::new();
-    write_files(catalog, graph, cfg, offline, &mut |f| {
+    write_files(catalog, graph, hints, cfg, offline, &mut |f| {
         files.push(f.clone());
         Ok(())
     })?;
@@ -54,10 +55,11 @@ pub fn output_files(
 pub fn write_files(
     catalog: &Catalog,
     graph: &Graph,
+    hints: &[String],
     cfg: &Config,
     offline: bool,
     write: &mut dyn FnMut(&OutFile) -> errbook_core::error::Result<()>,
 ) -> errbook_core::error::Result<usize> {
     let (idx, docs) = format::build_borrowed(catalog, graph);
-    shards::write_files(&idx, &docs, cfg.search, offline, write)
+    shards::write_files(&idx, &docs, hints, cfg.search, offline, write)
 }

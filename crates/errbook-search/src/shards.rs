@@ -24,7 +24,8 @@
 //! - `d/K`: documents `K*D ..` (`D` at a time), each `[id, message, [articles], [aliases],
 //!   [df...]]`, the last being the document frequency of each distinct term of its message
 //!   and then of each alias (the rerank's weights, which would otherwise need those terms'
-//!   runs), but for the long terms, whose frequencies the manifest has (`long`);
+//!   runs), but for the long terms, whose frequencies the manifest has (`long`), then, where
+//!   the build gave one, what to do in the reader's words (its best verified workaround);
 //! - `a/K`: articles `K*A ..`, `[title, site path]`;
 //! - `l/LEN`: every term of that length, sorted: what a misspelt term is compared with.
 
@@ -133,11 +134,19 @@ pub(super) fn rerank_terms(message: &str, aliases: &[String]) -> Vec<String> {
     out
 }
 
+/// A document of a `d/K` shard: without or with its hint (the array one longer).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Row<P, H> {
+    Plain(P),
+    Hinted(H),
+}
+
 /// The shard files, each as (name under `search/` without extension, JSON).
 pub fn shards(idx: &Index, search: SearchConfig, lay: &Layout) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     let all: Result<(), std::convert::Infallible> =
-        each(idx, &idx.docs, search, lay, &mut |name, body| {
+        each(idx, &idx.docs, &[], search, lay, &mut |name, body| {
             files.push((name, body));
             Ok(())
         });
@@ -150,10 +159,13 @@ pub fn shards(idx: &Index, search: SearchConfig, lay: &Layout) -> Vec<(String, V
 /// The shard files one at a time, as `shards` lists them, each handed to `out` as soon as it
 /// is made: a large index's files together are about half its size again, and a build writes
 /// each at once rather than holding them all. Stops at `out`'s first error. `docs`: the
-/// index's documents, its own or borrowed (`format::DocRef`).
+/// index's documents, its own or borrowed (`format::DocRef`). `hints`: what to do about each
+/// document's error, in the reader's words (its best verified workaround), shipped as the
+/// document's sixth field where not empty; the ranking never reads it.
 pub(crate) fn each<E, S, L>(
     idx: &Index,
     docs: &[Doc<S, L>],
+    hints: &[String],
     search: SearchConfig,
     lay: &Layout,
     out: &mut dyn FnMut(String, Vec<u8>) -> Result<(), E>,
@@ -202,9 +214,13 @@ where
     for (k, chunk) in docs.chunks(lay.docs).enumerate() {
         let docs: Vec<_> = chunk
             .iter()
-            .map(|d| {
+            .enumerate()
+            .map(|(j, d)| {
                 let dfs = dfs(idx, d.1.as_ref(), d.3.as_ref(), &lay);
-                (&d.0, &d.1, &d.2, &d.3, dfs)
+                match hints.get(k * lay.docs + j).filter(|h| !h.is_empty()) {
+                    Some(h) => Row::Hinted((&d.0, &d.1, &d.2, &d.3, dfs, h)),
+                    None => Row::Plain((&d.0, &d.1, &d.2, &d.3, dfs)),
+                }
             })
             .collect();
         out(format!("d/{k}"), json(&docs))?;
@@ -300,6 +316,7 @@ pub(crate) const OFFLINE_CALL: &str = "errbookShard";
 pub(crate) fn write_files<E, S, L>(
     idx: &Index,
     docs: &[Doc<S, L>],
+    hints: &[String],
     search: SearchConfig,
     offline: bool,
     write: &mut dyn FnMut(&OutFile) -> Result<(), E>,
@@ -309,10 +326,17 @@ where
     L: AsRef<[String]> + Serialize,
 {
     let mut n = 0;
-    each(idx, docs, search, &Layout::default(), &mut |name, body| {
-        n += 1;
-        write(&out_file(&name, body, offline))
-    })?;
+    each(
+        idx,
+        docs,
+        hints,
+        search,
+        &Layout::default(),
+        &mut |name, body| {
+            n += 1;
+            write(&out_file(&name, body, offline))
+        },
+    )?;
     Ok(n)
 }
 

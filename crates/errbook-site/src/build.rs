@@ -46,6 +46,8 @@ pub struct BuildReport {
     pub pages: usize,
     pub files_written: usize,
     pub millis: u128,
+    /// The whole site's files, bytes and largest file, for the hosts' limits.
+    pub size: errbook_write::SiteSize,
 }
 
 /// The whole pipeline. On content errors nothing is written and the old output stays whole.
@@ -80,11 +82,12 @@ pub fn build(root: &Path, cfg: &Config, opts: &BuildOptions) -> Result<(BuildRep
             }
         };
         let t = tracing::info_span!("write").entered();
-        stage.commit()?;
+        let size = stage.commit()?;
         drop(t);
         let report = BuildReport {
             pages,
             files_written: files,
+            size,
             millis: started.elapsed().as_millis(),
         };
         Ok((report, analysis.diags))
@@ -136,7 +139,8 @@ fn render_into(
         || -> Result<usize> {
             let _t = tracing::info_span!(parent: render, "search").entered();
             let write = &mut |f: &OutFile| stage.write(&f.path, &f.bytes);
-            errbook_search::write_files(cat, &analysis.graph, cfg, offline, write)
+            let hints = resolver.search_hints();
+            errbook_search::write_files(cat, &analysis.graph, &hints, cfg, offline, write)
         },
     );
     let (paths, mut files) = rendered?;
@@ -417,7 +421,10 @@ pub(super) fn catalog_files(
     }
     if want.search {
         let _t = tracing::info_span!("search").entered();
-        out.extend(errbook_search::output_files(cat, graph, cfg, offline)?);
+        let hints = resolver.search_hints();
+        out.extend(errbook_search::output_files(
+            cat, graph, &hints, cfg, offline,
+        )?);
     }
     Ok(out)
 }

@@ -21,14 +21,16 @@
 //! - the output carries a marker (`MARKER`): a folder that is not empty and has none is not
 //!   errbook's, and a build refuses to replace it (and so to delete its files at the next build).
 
+mod hosts;
 mod lock;
 mod stream;
 mod swap;
 
 use errbook_core::error::{Error, IoContext, Result};
+pub use hosts::{SiteSize, HOSTS};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 pub(crate) use stream::Stream;
 
 /// The file that marks a folder as errbook's output.
@@ -43,6 +45,8 @@ pub struct Staging {
     written: Mutex<HashSet<String>>,
     /// The folder was made by this build: no file is there yet to compare or replace.
     fresh: bool,
+    /// What was written: files, bytes, the largest (for the hosts' limits).
+    tally: Arc<hosts::Tally>,
     /// Held until the swap is done.
     _lock: lock::Lock,
 }
@@ -84,6 +88,7 @@ impl Staging {
             dest: dest.to_path_buf(),
             written: Mutex::new(HashSet::new()),
             fresh,
+            tally: Arc::default(),
             _lock: lock,
         })
     }
@@ -114,6 +119,7 @@ impl Staging {
 
     /// Write one file (relative path with `/` separators), creating its folders.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.tally.add(rel, bytes.len() as u64);
         if self.fresh {
             // Nothing is there to delete at commit: what is written need not be noted.
             return write_new(&self.dir, rel, bytes);
@@ -132,7 +138,7 @@ impl Staging {
         if let Some(p) = to.parent() {
             std::fs::create_dir_all(p).at(p)?;
         }
-        Stream::start(to, self.fresh)
+        Stream::start(to, self.fresh, rel, Arc::clone(&self.tally))
     }
 
     /// Copy every file under `src` into the staging folder under `prefix` (`""` or `theme/`).
@@ -160,15 +166,18 @@ impl Staging {
     }
 
     /// Delete what this build did not write (left from the build before), then swap: the old
-    /// output becomes `.<name>.prev`, the staging folder becomes the output.
-    pub fn commit(self) -> Result<()> {
+    /// output becomes `.<name>.prev`, the staging folder becomes the output. Returns the size
+    /// of the site (its files, bytes and largest file).
+    pub fn commit(self) -> Result<SiteSize> {
         if let Err(e) = self.write(MARKER, MARKER_TEXT.as_bytes()) {
             self.abandon(&e);
             return Err(e);
         }
+        let size = self.tally.size();
         if self.fresh {
             // Everything in a folder this build made, it wrote.
-            return swap::swap(&self.dir, &self.dest);
+            swap::swap(&self.dir, &self.dest)?;
+            return Ok(size);
         }
         let written = std::mem::take(&mut *self.written.lock().map_err(|_| poisoned())?);
         // Children come before their folder, so a folder emptied here is removed in turn.
@@ -188,7 +197,8 @@ impl Staging {
                 std::fs::remove_file(item.path()).at(item.path())?;
             }
         }
-        swap::swap(&self.dir, &self.dest)
+        swap::swap(&self.dir, &self.dest)?;
+        Ok(size)
     }
 }
 

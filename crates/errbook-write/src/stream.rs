@@ -11,6 +11,7 @@
 use errbook_core::error::{IoContext, Result};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A file being written (see the module's comment).
 pub struct Stream {
@@ -19,11 +20,20 @@ pub struct Stream {
     path: PathBuf,
     /// The file they are for, when written beside it.
     over: Option<PathBuf>,
+    /// Its path in the site and the bytes written so far, told to `tally` when whole.
+    rel: String,
+    len: u64,
+    tally: Arc<super::hosts::Tally>,
 }
 
 impl Stream {
     /// Start `to` (its folder exists); `fresh`: nothing is there to compare with.
-    pub(super) fn start(to: PathBuf, fresh: bool) -> Result<Stream> {
+    pub(super) fn start(
+        to: PathBuf,
+        fresh: bool,
+        rel: &str,
+        tally: Arc<super::hosts::Tally>,
+    ) -> Result<Stream> {
         let (path, over) = if fresh {
             (to, None)
         } else {
@@ -36,17 +46,29 @@ impl Stream {
             out: BufWriter::with_capacity(256 * 1024, file),
             path,
             over,
+            rel: rel.to_string(),
+            len: 0,
+            tally,
         })
     }
 
     /// Add `bytes` to the file.
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.len += bytes.len() as u64;
         self.out.write_all(bytes).at(&self.path)
     }
 
     /// The file is whole: flushed and, when written beside the old one, put in its place.
     pub fn finish(self) -> Result<()> {
-        let Stream { out, path, over } = self;
+        let Stream {
+            out,
+            path,
+            over,
+            rel,
+            len,
+            tally,
+        } = self;
+        tally.add(&rel, len);
         out.into_inner().map_err(|e| e.into_error()).at(&path)?;
         let Some(to) = over else { return Ok(()) };
         if same_files(&path, &to) {
@@ -59,7 +81,9 @@ impl Stream {
 /// For serialisers that write to an `io::Write` (serde_json's `to_writer`).
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.out.write(buf)
+        let n = self.out.write(buf)?;
+        self.len += n as u64;
+        Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
@@ -113,7 +137,7 @@ mod tests {
     use super::*;
 
     fn stream(to: &Path, fresh: bool, parts: &[&[u8]]) {
-        let mut s = Stream::start(to.to_path_buf(), fresh).unwrap();
+        let mut s = Stream::start(to.to_path_buf(), fresh, "f", Default::default()).unwrap();
         for p in parts {
             s.write(p).unwrap();
         }

@@ -213,8 +213,22 @@
     }).join("");
   }
 
-  function resultItems(ans, ix, withArticles) {
-    return ans.hits.map(function (h, i) {
+  // Text as the catalog writes it (titles, summaries): escaped, `code` spans as <code>, and no
+  // stray backtick left for the reader.
+  function inline(text) {
+    return esc(text).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/`/g, "");
+  }
+
+  // The hits worth showing: never one that shares nothing with the paste (score 0).
+  function shown(ans) {
+    return ans.hits.filter(function (h) { return h.score > 0; });
+  }
+
+  // Each result: the message, what to do about it (the entry's best verified workaround, or the
+  // catalog's suggestion marked as its claim), the ID; a weak one says it is no close match.
+  // No raw score: the order says which fits best.
+  function resultItems(ans, hits, ix, withArticles) {
+    return hits.map(function (h, i) {
       var doc = ix.doc(h.doc);
       var weak = h.score < state.weak;
       var arts = "";
@@ -222,16 +236,24 @@
         arts = '<ul class="sr-articles">' + doc[2].map(function (a) {
           var art = ix.art(a);
           if (!art) return "";
-          return '<li><a href="' + esc(href(art[1])) + '">' + esc(art[0]) + "</a></li>";
+          return '<li><a href="' + esc(href(art[1])) + '">' + inline(art[0]) + "</a></li>";
         }).join("") + "</ul>";
       }
+      var hint = typeof doc[5] === "string" && doc[5] ? '<span class="sr-fix">' + inline(doc[5]) + "</span>" : "";
       return '<li class="sr-item' + (weak ? " sr-weak" : "") + '" role="option" id="sr-' + i + '">' +
         '<a class="sr-link" href="' + esc(href("errors/" + doc[0] + "/")) + '">' +
-        '<span class="sr-msg">' + highlight(doc[1], ans.matched) + "</span>" +
+        '<span class="sr-msg">' + highlight(doc[1], ans.matched) + "</span>" + hint +
         '<span class="sr-meta"><span class="sr-id">' + esc(doc[0]) + "</span>" +
-        '<span class="sr-score">' + (weak ? "weak · " : "") + h.score.toFixed(2) + "</span></span></a>" +
+        (weak ? '<span class="sr-score">not a close match</span>' : "") + "</span></a>" +
         arts + "</li>";
     }).join("");
+  }
+
+  // What heads the results: nothing when the best fits, else that nothing fits closely.
+  function noneClose(ans, hits) {
+    if (!hits.length) return '<p class="sr-none">No close match for <code>' + esc(ans.detected.template) + "</code>.</p>";
+    if (hits[0].score < state.weak) return '<p class="sr-none">No close match. The nearest entries, unlikely to be your error:</p>';
+    return "";
   }
 
   // The box in the header: results as you type, arrows and Enter.
@@ -269,11 +291,13 @@
         if (query() !== q) return;
         var idx = state.idx;
         active = -1;
-        if (!ans.hits.length) {
-          box.innerHTML = '<p class="sr-none">No entry matches <code>' + esc(ans.detected.template) + "</code></p>";
+        var hits = shown(ans);
+        var none = noneClose(ans, hits);
+        if (!hits.length) {
+          box.innerHTML = none;
         } else {
           var head = ans.detected.exception ? '<p class="sr-detected">Detected: <code>' + esc(ans.detected.template) + "</code></p>" : "";
-          box.innerHTML = head + '<ol class="sr-list">' + resultItems(ans, idx, false) + "</ol>";
+          box.innerHTML = head + none + '<ol class="sr-list">' + resultItems(ans, hits, idx, false) + "</ol>";
         }
         box.hidden = false;
       }, function (e) {
@@ -322,11 +346,11 @@
         idx = state.idx;
         return R.articles(idx, ans.hits).then(function () { return ans; });
       }).then(function (ans) {
-        var top = ans.hits[0];
-        var verdict = !top ? "No entry matches." : top.score < state.weak ? "Only weak matches: none of these is likely your error." : "";
+        var hits = shown(ans);
+        var verdict = !hits.length ? "No close match." : hits[0].score < state.weak ? "No close match. The nearest entries, unlikely to be your error:" : "";
         detected.innerHTML = '<p>Detected error: <code class="sr-template">' + esc(ans.detected.template) + "</code></p>" +
           (verdict ? '<p class="sr-verdict">' + verdict + "</p>" : "");
-        list.innerHTML = resultItems(ans, idx, true);
+        list.innerHTML = resultItems(ans, hits, idx, true);
       }, function (e) { detected.textContent = e.message; });
     }
     var q = new URLSearchParams(window.location.search).get("q") || "";

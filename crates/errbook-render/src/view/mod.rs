@@ -11,6 +11,7 @@
 pub mod article;
 pub mod entry;
 pub(crate) mod evidence;
+mod hint;
 pub(crate) mod snippet;
 
 pub(crate) use article::ArticleView;
