@@ -9,6 +9,7 @@ mod search_cases;
 mod build_progress;
 mod cascade;
 mod check_formats;
+mod claims_eval;
 mod cli_new;
 mod crash;
 mod debug_output;
