@@ -33,6 +33,7 @@ mod search_cli;
 mod search_eval;
 mod search_parity;
 mod search_pastes;
+mod seed_links;
 mod serve;
 mod serve_hostile;
 mod site_output;
