@@ -80,6 +80,15 @@ fn infer_one(
     {
         per.entry(e).or_default().push(ev);
     }
+    // Entries whose message headline the title names whole.
+    for (e, ev) in super::titled::in_title(ix, &scan) {
+        if !per
+            .get(&e)
+            .is_some_and(|v| v.iter().any(|x| x.signal == ev.signal))
+        {
+            per.entry(e).or_default().push(ev);
+        }
+    }
     // The entry the article is about by its words and names, quoted or not.
     if let Some((e, ev)) = topic_evidence(catalog, ix, &scan) {
         per.entry(e).or_default().push(ev);

@@ -88,6 +88,8 @@ pub(crate) struct Index {
     pub(super) words: Words,
     pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
     pub(super) codes: HashMap<String, Coded>,
+    /// Templates whose headline a title can name, by first word (`titled`).
+    pub(super) heads: HashMap<u32, Vec<u32>>,
     /// What each entry is about, for articles that never quote its message.
     pub(super) topics: super::topic::Topics,
 }
@@ -117,6 +119,7 @@ impl Index {
             }
         }
         Index {
+            heads: super::titled::heads(&templates),
             templates,
             words,
             grams,

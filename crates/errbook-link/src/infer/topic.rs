@@ -71,18 +71,12 @@ fn is_term(w: &str) -> bool {
         && !common().contains(w)
 }
 
-/// The terms of `s`, with hyphenated words also as their parts ("out-of-memory").
+/// The terms of `s`.
 fn terms(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for t in text::tokens(s) {
-        if t.word.contains('-') {
-            out.extend(t.word.split('-').filter(|p| is_term(p)).map(str::to_string));
-        }
-        if is_term(&t.word) {
-            out.push(t.word);
-        }
-    }
-    out
+    (text::tokens(s).into_iter())
+        .map(|t| t.word)
+        .filter(|w| is_term(w))
+        .collect()
 }
 
 /// A name in code style: worth more than a word.
@@ -249,15 +243,12 @@ impl<'t> Reading<'t> {
         for (i, t) in toks.iter().enumerate() {
             let title = i < n_title;
             *mentions.entry(t.word.as_str()).or_default() += 1;
-            let parts = t.word.contains('-').then(|| t.word.split('-'));
-            for name in std::iter::once(t.word.as_str()).chain(parts.into_iter().flatten()) {
-                let Some(&id) = topics.ids.get(name) else {
-                    continue;
-                };
-                count.entry(id).or_insert((0.0, t.at)).0 += if title { 2.0 } else { 1.0 };
-                if title {
-                    in_title.insert(id);
-                }
+            let Some(&id) = topics.ids.get(t.word.as_str()) else {
+                continue;
+            };
+            count.entry(id).or_insert((0.0, t.at)).0 += if title { 2.0 } else { 1.0 };
+            if title {
+                in_title.insert(id);
             }
         }
         let mut r = Reading {
