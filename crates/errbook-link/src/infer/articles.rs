@@ -89,9 +89,12 @@ fn infer_one(
             per.entry(e).or_default().push(ev);
         }
     }
-    // The entry the article is about by its words and names, quoted or not.
-    if let Some((e, ev)) = topic_evidence(catalog, ix, &scan) {
-        per.entry(e).or_default().push(ev);
+    // The entry the article is about by its words and names, quoted or not; an author who
+    // declares the article's errors has said what it is about.
+    if a.errors.is_empty() {
+        if let Some((e, ev)) = topic_evidence(catalog, ix, &scan) {
+            per.entry(e).or_default().push(ev);
+        }
     }
     let codes = coded::named(ix, &scan);
     let by_code: HashMap<&str, &Named<'_>> = codes.iter().map(|n| (n.code, n)).collect();

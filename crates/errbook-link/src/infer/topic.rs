@@ -31,7 +31,7 @@ const MIN_SHARED: usize = 4;
 /// Entries looked at fully per article (the best by their rarer shared terms).
 const LOOK_AT: usize = 64;
 /// A term kept by more entries than this finds no candidates (it still counts in a score).
-const MAX_POSTINGS: usize = 4096;
+const MAX_POSTINGS: usize = 1024;
 
 /// Words that say nothing about which error an article is about: English ones, and those that
 /// every article on GPU errors uses.
@@ -127,8 +127,8 @@ pub(crate) struct Topics {
     names: Vec<Box<str>>,
     /// Each entry's kept terms and their weights, summing to 1.
     profiles: Vec<Vec<(u32, f32)>>,
-    /// The entries keeping each term.
-    postings: Vec<Vec<u32>>,
+    /// The entries keeping each term, with its weight there.
+    postings: Vec<Vec<(u32, f32)>>,
 }
 
 impl Topics {
@@ -145,7 +145,7 @@ impl Topics {
         let most = (n / 4).max(3);
         let mut ids: HashMap<Box<str>, u32> = HashMap::new();
         let mut names: Vec<Box<str>> = Vec::new();
-        let mut postings: Vec<Vec<u32>> = Vec::new();
+        let mut postings: Vec<Vec<(u32, f32)>> = Vec::new();
         let mut profiles = Vec::with_capacity(n);
         for (e, c) in counts.iter().enumerate() {
             let mut w: Vec<(&str, f64)> = c
@@ -167,8 +167,9 @@ impl Topics {
                     names.push(t.into());
                     (postings.len() - 1) as u32
                 });
-                postings[id as usize].push(e as u32);
-                profile.push((id, (x / total) as f32));
+                let w = (x / total) as f32;
+                postings[id as usize].push((e as u32, w));
+                profile.push((id, w));
             }
             profiles.push(profile);
         }
@@ -184,7 +185,7 @@ impl Topics {
     /// `n_title` first, a separator, then the body's).
     pub(super) fn about(&self, catalog: &Catalog, toks: &[Tok], n_title: usize) -> Option<Topic> {
         let r = Reading::new(self, catalog, toks, n_title);
-        let mut scored: Vec<(f64, u32)> = r.candidates().map(|e| (r.score(e, &[]), e)).collect();
+        let mut scored: Vec<(f64, u32)> = (r.cands.iter()).map(|&e| (r.score(e, &[]), e)).collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let (best, e) = *scored.first()?;
         if best < LEAST {
@@ -230,6 +231,8 @@ struct Reading<'t> {
     /// Each of the entries' terms the article uses: how often (the title twice), where first.
     count: HashMap<u32, (f64, usize)>,
     in_title: HashSet<u32>,
+    /// The entries worth scoring (`candidates`).
+    cands: Vec<u32>,
     /// How often the article names each candidate's domain (`torch` for pytorch), and the most.
     by_domain: HashMap<&'t str, usize>,
     most_named: usize,
@@ -256,6 +259,7 @@ impl<'t> Reading<'t> {
             catalog,
             count,
             in_title,
+            cands: Vec::new(),
             by_domain: HashMap::new(),
             most_named: 0,
         };
@@ -265,7 +269,8 @@ impl<'t> Reading<'t> {
                 .map(|(_, n)| n)
                 .sum()
         };
-        for e in r.candidates().collect::<Vec<_>>() {
+        r.cands = r.candidates();
+        for &e in &r.cands {
             let d = catalog.entries[e as usize].domain.as_str();
             if !r.by_domain.contains_key(d) {
                 r.by_domain.insert(d, named(d));
@@ -276,22 +281,20 @@ impl<'t> Reading<'t> {
     }
 
     /// The entries worth scoring: those keeping the article's rarer terms, best first.
-    fn candidates(&self) -> impl Iterator<Item = u32> {
+    fn candidates(&self) -> Vec<u32> {
         let mut partial: HashMap<u32, f32> = HashMap::new();
         for &id in self.count.keys() {
             let post = &self.topics.postings[id as usize];
             if post.len() > MAX_POSTINGS {
                 continue;
             }
-            for &e in post {
-                let p = &self.topics.profiles[e as usize];
-                let w = p.iter().find(|p| p.0 == id).map_or(0.0, |p| p.1);
+            for &(e, w) in post {
                 *partial.entry(e).or_default() += w;
             }
         }
         let mut cands: Vec<(u32, f32)> = partial.into_iter().collect();
         cands.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        cands.into_iter().take(LOOK_AT).map(|c| c.0)
+        cands.into_iter().take(LOOK_AT).map(|c| c.0).collect()
     }
 
     /// Entry `e`'s score: the share of its weight the article covers (more for terms used
