@@ -14,6 +14,9 @@
 use crate::text::{self, Tok};
 use errbook_core::model::{Catalog, Entry};
 use std::collections::{HashMap, HashSet};
+
+/// Maps keyed by words and numbers, hashed fast (every token of every article is looked up).
+type Fast<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use std::sync::OnceLock;
 
 /// Terms an entry keeps.
@@ -31,7 +34,7 @@ const MIN_SHARED: usize = 4;
 /// Entries looked at fully per article (the best by their rarer shared terms).
 const LOOK_AT: usize = 64;
 /// A term kept by more entries than this finds no candidates (it still counts in a score).
-const MAX_POSTINGS: usize = 1024;
+const MAX_POSTINGS: usize = 256;
 
 /// Words that say nothing about which error an article is about: English ones, and those that
 /// every article on GPU errors uses.
@@ -123,7 +126,7 @@ fn entry_counts(e: &Entry) -> HashMap<String, f64> {
 /// Every entry's distinctive terms, and which entries keep each term.
 pub(crate) struct Topics {
     /// Term numbers, and each number's term.
-    ids: HashMap<Box<str>, u32>,
+    ids: Fast<Box<str>, u32>,
     names: Vec<Box<str>>,
     /// Each entry's kept terms and their weights, summing to 1.
     profiles: Vec<Vec<(u32, f32)>>,
@@ -143,7 +146,7 @@ impl Topics {
         }
         // A term of more than a quarter of the entries (and of more than three) sets none apart.
         let most = (n / 4).max(3);
-        let mut ids: HashMap<Box<str>, u32> = HashMap::new();
+        let mut ids: Fast<Box<str>, u32> = Fast::default();
         let mut names: Vec<Box<str>> = Vec::new();
         let mut postings: Vec<Vec<(u32, f32)>> = Vec::new();
         let mut profiles = Vec::with_capacity(n);
@@ -229,7 +232,7 @@ struct Reading<'t> {
     topics: &'t Topics,
     catalog: &'t Catalog,
     /// Each of the entries' terms the article uses: how often (the title twice), where first.
-    count: HashMap<u32, (f64, usize)>,
+    count: Fast<u32, (f64, usize)>,
     in_title: HashSet<u32>,
     /// The entries worth scoring (`candidates`).
     cands: Vec<u32>,
@@ -240,9 +243,9 @@ struct Reading<'t> {
 
 impl<'t> Reading<'t> {
     fn new(topics: &'t Topics, catalog: &'t Catalog, toks: &[Tok], n_title: usize) -> Self {
-        let mut count: HashMap<u32, (f64, usize)> = HashMap::new();
+        let mut count: Fast<u32, (f64, usize)> = Fast::default();
         let mut in_title = HashSet::new();
-        let mut mentions: HashMap<&str, usize> = HashMap::new();
+        let mut mentions: Fast<&str, usize> = Fast::default();
         for (i, t) in toks.iter().enumerate() {
             let title = i < n_title;
             *mentions.entry(t.word.as_str()).or_default() += 1;
@@ -282,7 +285,7 @@ impl<'t> Reading<'t> {
 
     /// The entries worth scoring: those keeping the article's rarer terms, best first.
     fn candidates(&self) -> Vec<u32> {
-        let mut partial: HashMap<u32, f32> = HashMap::new();
+        let mut partial: Fast<u32, f32> = Fast::default();
         for &id in self.count.keys() {
             let post = &self.topics.postings[id as usize];
             if post.len() > MAX_POSTINGS {
