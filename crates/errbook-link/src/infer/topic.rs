@@ -123,58 +123,87 @@ fn entry_counts(e: &Entry) -> HashMap<String, f64> {
     counts
 }
 
+/// An entry's `KEEP` most distinctive terms (`counts` weighted by their rarity among the `n`
+/// entries, `df`; none of more than `most` entries), their weights summing to 1.
+fn distinctive(
+    counts: HashMap<String, f64>,
+    df: &Fast<Box<str>, u32>,
+    n: usize,
+    most: usize,
+) -> Vec<(String, f64)> {
+    let mut w: Vec<(String, f64)> = (counts.into_iter())
+        .filter_map(|(t, k)| {
+            let d = df.get(t.as_str()).copied().unwrap_or(1) as usize;
+            (d <= most).then(|| {
+                let idf = ((n as f64 + 1.0) / (d as f64 + 0.5)).ln();
+                (t, k * idf)
+            })
+        })
+        .filter(|x| x.1 > 0.0)
+        .collect();
+    w.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    w.truncate(KEEP);
+    let total: f64 = w.iter().map(|x| x.1).sum();
+    for x in &mut w {
+        x.1 /= total;
+    }
+    w
+}
+
 /// Every entry's distinctive terms, and which entries keep each term.
 pub(crate) struct Topics {
     /// Term numbers, and each number's term.
     ids: Fast<Box<str>, u32>,
     names: Vec<Box<str>>,
     /// Each entry's kept terms and their weights, summing to 1.
-    profiles: Vec<Vec<(u32, f32)>>,
-    /// The entries keeping each term, with its weight there.
+    profiles: Vec<Box<[(u32, f32)]>>,
+    /// The entries keeping each term, with its weight there (none kept for a term of more than
+    /// `MAX_POSTINGS` entries).
     postings: Vec<Vec<(u32, f32)>>,
 }
 
 impl Topics {
     pub(crate) fn new(catalog: &Catalog) -> Topics {
-        let counts: Vec<HashMap<String, f64>> = catalog.entries.iter().map(entry_counts).collect();
-        let n = counts.len();
-        let mut df: HashMap<&str, usize> = HashMap::new();
-        for c in &counts {
-            for t in c.keys() {
-                *df.entry(t.as_str()).or_default() += 1;
+        use rayon::prelude::*;
+        // How many entries use each term: one entry's terms at a time (a large catalog's terms
+        // of every entry at once would be gigabytes).
+        let n = catalog.entries.len();
+        let mut df: Fast<Box<str>, u32> = Fast::default();
+        for e in &catalog.entries {
+            for t in entry_counts(e).into_keys() {
+                *df.entry(t.into_boxed_str()).or_default() += 1;
             }
         }
         // A term of more than a quarter of the entries (and of more than three) sets none apart.
         let most = (n / 4).max(3);
+        let kept: Vec<Vec<(String, f64)>> = (catalog.entries.par_iter())
+            .map(|e| distinctive(entry_counts(e), &df, n, most))
+            .collect();
+        drop(df);
         let mut ids: Fast<Box<str>, u32> = Fast::default();
         let mut names: Vec<Box<str>> = Vec::new();
         let mut postings: Vec<Vec<(u32, f32)>> = Vec::new();
         let mut profiles = Vec::with_capacity(n);
-        for (e, c) in counts.iter().enumerate() {
-            let mut w: Vec<(&str, f64)> = c
-                .iter()
-                .filter_map(|(t, &k)| {
-                    let d = df.get(t.as_str()).copied().unwrap_or(1);
-                    (d <= most)
-                        .then(|| (t.as_str(), k * ((n as f64 + 1.0) / (d as f64 + 0.5)).ln()))
-                })
-                .filter(|&(_, x)| x > 0.0)
-                .collect();
-            w.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-            w.truncate(KEEP);
-            let total: f64 = w.iter().map(|x| x.1).sum();
+        for (e, w) in kept.into_iter().enumerate() {
             let mut profile = Vec::with_capacity(w.len());
             for (t, x) in w {
-                let id = *ids.entry(t.into()).or_insert_with(|| {
+                let id = *ids.entry(t.as_str().into()).or_insert_with(|| {
                     postings.push(Vec::new());
-                    names.push(t.into());
+                    names.push(t.into_boxed_str());
                     (postings.len() - 1) as u32
                 });
-                let w = (x / total) as f32;
-                postings[id as usize].push((e as u32, w));
-                profile.push((id, w));
+                let x = x as f32;
+                postings[id as usize].push((e as u32, x));
+                profile.push((id, x));
             }
-            profiles.push(profile);
+            profiles.push(profile.into_boxed_slice());
+        }
+        // A term of too many entries finds no candidates (`candidates`): no list kept for it.
+        for p in &mut postings {
+            if p.len() > MAX_POSTINGS {
+                *p = Vec::new();
+            }
+            p.shrink_to_fit();
         }
         Topics {
             ids,
@@ -287,11 +316,7 @@ impl<'t> Reading<'t> {
     fn candidates(&self) -> Vec<u32> {
         let mut partial: Fast<u32, f32> = Fast::default();
         for &id in self.count.keys() {
-            let post = &self.topics.postings[id as usize];
-            if post.len() > MAX_POSTINGS {
-                continue;
-            }
-            for &(e, w) in post {
+            for &(e, w) in &self.topics.postings[id as usize] {
                 *partial.entry(e).or_default() += w;
             }
         }
