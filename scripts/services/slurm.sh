@@ -13,10 +13,19 @@
 # accounting database: job states come from squeue and `scontrol show job`, as on clusters
 # where accounting is off. Everything else lives in the state folder (target/services/slurm, or
 # $STATE), which slurm.conf names; SLURM_CONF points the commands at it.
+#
+# Arrays hold at most MAX_ARRAY_SIZE tasks (slurm.conf's MaxArraySize; 4 unless set, far under
+# Slurm's default 1001, so that tests/it/slurm.rs sees a plan of more runs split into arrays):
+#
+#   MAX_ARRAY_SIZE=1001 bash scripts/services/slurm.sh start
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 STATE=${STATE:-$PWD/target/services/slurm}
 NODE=$(hostname -s)
+MAX_ARRAY_SIZE=${MAX_ARRAY_SIZE:-4}
+case "$MAX_ARRAY_SIZE" in
+  ''|*[!0-9]*) echo "slurm.sh: MAX_ARRAY_SIZE must be a number, not '$MAX_ARRAY_SIZE'" >&2; exit 2 ;;
+esac
 
 start() {
   if [ "$(id -u)" != 0 ]; then
@@ -69,6 +78,7 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 ReturnToService=2
 MinJobAge=600
+MaxArraySize=$MAX_ARRAY_SIZE
 GresTypes=gpu
 NodeName=$NODE CPUs=$cpus RealMemory=$mem Gres=gpu:2 State=UNKNOWN
 PartitionName=cpu Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
@@ -79,7 +89,7 @@ CONF
   slurmd -f "$STATE/slurm.conf"
   for _ in $(seq 100); do
     if sinfo -h -o %t 2>/dev/null | grep -qx idle; then
-      echo "slurm: up, node $NODE idle in partition cpu"
+      echo "slurm: up, node $NODE idle in partition cpu, arrays of at most $MAX_ARRAY_SIZE tasks"
       echo "export SLURM_CONF=$STATE/slurm.conf ERRBOOK_TEST_SLURM=1"
       return 0
     fi

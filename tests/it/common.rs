@@ -46,7 +46,8 @@ pub(crate) fn synth() -> assert_cmd::Command {
     tool("errbook-synth")
 }
 
-/// A tool of this repository (tools/: `errbook-synth`, `errbook-search-eval`). `cargo test`
+/// A tool of this repository (tools/: `errbook-synth`, `errbook-search-eval`,
+/// `errbook-claims-eval`). `cargo test`
 /// builds the binary under test, not the tools' binaries, so the first test to ask for one
 /// builds them, with the profile of the tests.
 pub(crate) fn tool(name: &str) -> assert_cmd::Command {
@@ -63,6 +64,8 @@ pub(crate) fn tool(name: &str) -> assert_cmd::Command {
             "errbook-synth",
             "-p",
             "errbook-search-eval",
+            "-p",
+            "errbook-claims-eval",
         ]);
         if release {
             cmd.arg("--release");

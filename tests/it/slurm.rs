@@ -3,7 +3,8 @@
 //! so, without a cluster (SLURM_CONF); required where ERRBOOK_TEST_SLURM is set, as CI sets it.
 //! The CPU catalog gives the local runner's records; GPU runs ask Slurm for their GPUs; a run
 //! waiting in the queue is shown pending and Ctrl-C cancels it; a node that fails under a run
-//! has the run submitted again. One at a time: some of them take the node down or fill it.
+//! has the run submitted again; a plan of more runs than the cluster's MaxArraySize (slurm.sh
+//! sets 4) is split into arrays that Slurm takes. One at a time: some of them take the node down or fill it.
 
 use crate::runs::{errbook, fixture, gate, records, same_records, sandbox, verify_on};
 use std::path::Path;
@@ -66,6 +67,57 @@ fn slurm_runs_give_the_records_of_local_runs() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(left, ["bin"]);
+}
+
+/// The cluster's MaxArraySize, as `scontrol show config` says it.
+fn max_array_size() -> usize {
+    let config = slurm(&["scontrol", "show", "config"]);
+    config
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == "MaxArraySize").then(|| v.trim().parse().ok())?
+        })
+        .expect("scontrol show config names MaxArraySize")
+}
+
+#[test]
+fn a_plan_of_more_runs_than_max_array_size_is_split_into_arrays() {
+    if !slurm_up() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let most = max_array_size();
+    let (local, cluster) = (fixture("cpu"), fixture("cpu"));
+    quick_polls(cluster.path());
+    verify_on(local.path(), "local");
+    let runs = records(local.path()).len();
+    assert!(
+        runs > most,
+        "the cluster's MaxArraySize {most} takes the {runs} runs in one array: start it with \
+         a smaller one (MAX_ARRAY_SIZE=4 bash scripts/services/slurm.sh start)"
+    );
+    // sbatch refuses `--array=0-N` past MaxArraySize: every run recorded means every array fit.
+    verify_on(cluster.path(), "slurm");
+    let s = records(cluster.path());
+    same_records(&records(local.path()), &s);
+    let mut arrays = std::collections::BTreeSet::new();
+    for (id, (_, r)) in &s {
+        let runner = r["runner"].as_str().unwrap();
+        let task = runner
+            .strip_prefix("slurm job ")
+            .and_then(|t| t.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{id}: {runner}"));
+        let (array, index) = task.split_once('_').unwrap_or_else(|| panic!("{runner}"));
+        let index: usize = index.parse().unwrap();
+        assert!(index < most, "{id}: task {task} past MaxArraySize {most}");
+        arrays.insert(array.to_string());
+    }
+    assert!(
+        arrays.len() >= runs.div_ceil(most),
+        "{runs} runs in {} array(s) of at most {most}",
+        arrays.len()
+    );
 }
 
 #[test]

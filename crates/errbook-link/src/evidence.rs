@@ -46,6 +46,10 @@ pub enum Signal {
         /// Only partly matched (some of a call's arguments).
         partly: bool,
     },
+    /// The words and names that set an entry apart from the others (from its message, root
+    /// cause, workarounds and dead ends), used by an article that never quotes its message:
+    /// "7 of the entry's distinctive terms".
+    Topic { shared: usize },
     /// The snippet's recorded run (of this date, `YYYY-MM-DD`) failed with the entry's error.
     RecordedFailure { date: String },
     /// Two entries with the same error code.
@@ -149,6 +153,7 @@ impl fmt::Display for Signal {
                 let partly = if *partly { " (partly)" } else { "" };
                 write!(f, "{kind} `{text}`{partly}")
             }
+            Signal::Topic { shared } => write!(f, "{shared} of the entry's distinctive terms"),
             Signal::RecordedFailure { date } => {
                 write!(f, "its recorded run ({date}) failed with this error")
             }
@@ -242,6 +247,10 @@ mod tests {
         reads(Signal::SameErrorCode { code }, "same error code `E0308`");
         reads(Signal::SimilarWording, "similar message wording");
         reads(Signal::SameApi, "workarounds name the same API");
+        reads(
+            Signal::Topic { shared: 7 },
+            "7 of the entry's distinctive terms",
+        );
         let category = "resource_error".to_string();
         reads(
             Signal::SameCategory { category },

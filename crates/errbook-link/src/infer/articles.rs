@@ -3,7 +3,9 @@
 //! exception type as support. Cost: one hash-map index of every template's trigrams (`index`),
 //! then one pass over each article's tokens; no entry x article loop. Entries found by their
 //! code alone share their candidate with every entry of that code and exception type: it is
-//! scored once for them, and given to each only when the caller wants it (`Wanted`).
+//! scored once for them, and given to each only when the caller wants it (`Wanted`). An
+//! article that quotes no message is linked to the entry whose distinctive terms it uses
+//! (`topic`).
 
 use super::coded::{self, Named};
 use super::index::{code_of, order, Index, MAX_POSTINGS};
@@ -77,6 +79,22 @@ fn infer_one(
         (message_evidence(ix, &scan).into_iter()).chain(recorded_evidence(ix, a, records))
     {
         per.entry(e).or_default().push(ev);
+    }
+    // Entries whose message headline the title names whole.
+    for (e, ev) in super::titled::in_title(ix, &scan) {
+        if !per
+            .get(&e)
+            .is_some_and(|v| v.iter().any(|x| x.signal == ev.signal))
+        {
+            per.entry(e).or_default().push(ev);
+        }
+    }
+    // The entry the article is about by its words and names, quoted or not; an author who
+    // declares the article's errors has said what it is about.
+    if a.errors.is_empty() {
+        if let Some((e, ev)) = topic_evidence(catalog, ix, &scan) {
+            per.entry(e).or_default().push(ev);
+        }
     }
     let codes = coded::named(ix, &scan);
     let by_code: HashMap<&str, &Named<'_>> = codes.iter().map(|n| (n.code, n)).collect();
@@ -163,6 +181,24 @@ fn message_evidence(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
         out.push((tpl.entry, evidence(signal, ex, scan.line(at), round2(w))));
     }
     out
+}
+
+/// The entry the article is about by the terms that set it apart (`topic`), as (entry,
+/// evidence): the terms as its excerpt, where the most distinctive one is first used as its
+/// line, a weight over the threshold's usual 0.6 by how much of the entry it covers.
+fn topic_evidence(catalog: &Catalog, ix: &Index, scan: &Scan<'_>) -> Option<(usize, Evidence)> {
+    let t = ix.topics.about(catalog, &scan.toks, scan.n_title)?;
+    let at = t.shared.first().map_or(scan.fm_end, |s| s.1);
+    let names: Vec<&str> = t.shared.iter().take(8).map(|s| s.0.as_str()).collect();
+    let mut excerpt = names.join(", ");
+    if t.shared.len() > names.len() {
+        excerpt.push_str(", \u{2026}");
+    }
+    let signal = Signal::Topic {
+        shared: t.shared.len(),
+    };
+    let w = (0.62 + 0.5 * (t.score - super::topic::LEAST)).min(0.9);
+    Some((t.entry, evidence(signal, excerpt, scan.line(at), round2(w))))
 }
 
 /// Entries' messages in what the article's snippets printed when they ran (fresh verification

@@ -1,6 +1,6 @@
 //! The entries' message index that article inference looks passages up in: each entry's
 //! message and aliases as templates (words after the exception type), the templates' trigrams,
-//! and the entries by error code.
+//! the entries by error code, and the entries' distinctive terms (`topic`).
 
 use crate::text::{self, gram_hash};
 use errbook_core::model::{Catalog, Entry};
@@ -88,6 +88,10 @@ pub(crate) struct Index {
     pub(super) words: Words,
     pub(super) grams: HashMap<u64, Vec<(u32, u32)>>,
     pub(super) codes: HashMap<String, Coded>,
+    /// Templates whose headline a title can name, by first word (`titled`).
+    pub(super) heads: HashMap<u32, Vec<u32>>,
+    /// What each entry is about, for articles that never quote its message.
+    pub(super) topics: super::topic::Topics,
 }
 
 impl Index {
@@ -115,10 +119,12 @@ impl Index {
             }
         }
         Index {
+            heads: super::titled::heads(&templates),
             templates,
             words,
             grams,
             codes,
+            topics: super::topic::Topics::new(catalog),
         }
     }
 }

@@ -10,6 +10,8 @@ pub(crate) mod keys;
 pub(crate) mod related;
 mod scan;
 pub(crate) mod snippets;
+mod titled;
+mod topic;
 pub(crate) mod wanted;
 
 /// Round to two decimals, as scores and weights are shown.

@@ -46,6 +46,8 @@ pub(crate) struct Slurm {
     template: WorkPlan,
     /// GPUs per node at most (sinfo).
     gpus: u32,
+    /// Tasks one array may hold: the cluster's MaxArraySize (`scontrol show config`).
+    max_array: usize,
     host: Host,
     poll: Duration,
 }
@@ -87,6 +89,13 @@ impl Slurm {
             GpuSelection::None => 0,
             _ => queue::gpus_per_node(settings.partition.as_deref()).unwrap_or(0),
         };
+        let max_array = queue::max_array_size().unwrap_or_else(|| {
+            let n = submit::DEFAULT_MAX_ARRAY;
+            said(&format!(
+                "scontrol does not say MaxArraySize: arrays of at most {n} tasks"
+            ));
+            n
+        });
         let poll = Duration::from_secs_f64(c.poll_s.unwrap_or(5.0).clamp(0.1, 600.0));
         let exe = submit::install(&shared, &binary.0, &binary.1).at(&shared)?;
         let ask = (&settings, shared.as_path(), exe.as_path());
@@ -98,6 +107,7 @@ impl Slurm {
             binary,
             template,
             gpus,
+            max_array,
             host,
             poll,
         })
@@ -142,7 +152,12 @@ impl Backend for Slurm {
             sink,
             failed: false,
         };
-        for a in submit::arrays(jobs) {
+        let arrays = submit::arrays(jobs, self.max_array);
+        if arrays.len() > 1 {
+            let (n, most) = (arrays.len(), self.max_array);
+            tracing::debug!("{n} arrays (MaxArraySize {most})");
+        }
+        for a in arrays {
             w.submit(a, 1);
         }
         w.watch(cancel);

@@ -1,6 +1,7 @@
 //! Reading Slurm: the tasks in the queue (`squeue`), the final state of a task that left it
 //! (`sacct` where accounting is on, else `scontrol show job` while Slurm still remembers it),
-//! what a partition's nodes offer (`sinfo`), and what each final state means for a run.
+//! what a partition's nodes offer (`sinfo`), how many tasks an array may hold (`scontrol show
+//! config`), and what each final state means for a run.
 
 use super::super::cmdline;
 use std::process::{Command, Stdio};
@@ -125,6 +126,29 @@ pub(super) fn gpus_per_node(partition: Option<&str>) -> Option<u32> {
         .then(|| parse_gres(&String::from_utf8_lossy(&o.stdout)))
 }
 
+/// The cluster's MaxArraySize (`scontrol show config`): an array's task indices run from 0 to
+/// one less, so it is also the most tasks one array holds. `None` when scontrol cannot say.
+pub(super) fn max_array_size() -> Option<usize> {
+    let mut cmd = Command::new("scontrol");
+    cmd.args(["show", "config"]);
+    let o = cmdline::output(cmd.stdin(Stdio::null())).ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    parse_max_array_size(&String::from_utf8_lossy(&o.stdout))
+}
+
+/// `MaxArraySize           = 1001` among scontrol's `Key = value` lines; at least 1.
+fn parse_max_array_size(text: &str) -> Option<usize> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        (k.trim() == "MaxArraySize")
+            .then(|| v.trim().parse::<usize>().ok())
+            .flatten()
+            .filter(|n| *n >= 1)
+    })
+}
+
 fn parse_gres(text: &str) -> u32 {
     let mut most = 0;
     for item in text.split(|c: char| c == ',' || c.is_whitespace()) {
@@ -193,6 +217,10 @@ mod tests {
         );
         assert_eq!(parse_gres("gpu:2\n(null)\ngpu:a100:8(S:0-1),tmp:10\n"), 8);
         assert_eq!(parse_gres("(null)\n"), 0);
+        let config = "MailProg                = /bin/mail\nMaxArraySize            = 3\nMaxJobCount = 10000\n";
+        assert_eq!(parse_max_array_size(config), Some(3));
+        assert_eq!(parse_max_array_size("MaxArraySize = 0\n"), None);
+        assert_eq!(parse_max_array_size("MaxArraySizeX = 5\n"), None);
         assert_eq!(ending("OUT_OF_MEMORY"), Ending::OutOfMemory);
         assert_eq!(ending("PREEMPTED"), Ending::Retry);
         assert_eq!(ending("FAILED"), Ending::Failed);

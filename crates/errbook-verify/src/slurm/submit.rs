@@ -13,8 +13,9 @@ use std::process::{Command, Stdio};
 
 /// Seconds a task gets beyond its run's time limit (errbook's start, the sandbox, the result).
 const MARGIN_S: u64 = 120;
-/// Tasks per array at most (Slurm's default MaxArraySize is 1001).
-const CHUNK: usize = 1000;
+/// Tasks per array at most where the cluster's MaxArraySize cannot be read (Slurm's default
+/// MaxArraySize is 1001: indices 0 to 1000).
+pub(super) const DEFAULT_MAX_ARRAY: usize = 1001;
 
 /// What every sbatch of a session gets.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,14 +35,16 @@ pub(super) struct Array {
     pub jobs: Vec<Job>,
 }
 
-/// Jobs grouped by resource shape, in the order they come, arrays of at most `CHUNK`.
-pub(super) fn arrays(jobs: Vec<Job>) -> Vec<Array> {
+/// Jobs grouped by resource shape, in the order they come, arrays of at most `most` tasks (the
+/// cluster's MaxArraySize): a plan of more runs than one array takes is split.
+pub(super) fn arrays(jobs: Vec<Job>, most: usize) -> Vec<Array> {
+    let most = most.max(1);
     let mut out: Vec<Array> = Vec::new();
     for j in jobs {
         let minutes = (j.request.timeout.as_secs() + MARGIN_S).div_ceil(60);
         match out
             .iter_mut()
-            .find(|a| a.gpus == j.gpus && a.minutes == minutes && a.jobs.len() < CHUNK)
+            .find(|a| a.gpus == j.gpus && a.minutes == minutes && a.jobs.len() < most)
         {
             Some(a) => a.jobs.push(j),
             None => out.push(Array {
@@ -214,12 +217,15 @@ mod tests {
 
     #[test]
     fn one_array_per_resource_shape_with_gpus_and_time() {
-        let a = arrays(vec![
-            job(0, 0, 300),
-            job(1, 2, 300),
-            job(2, 0, 300),
-            job(3, 2, 30),
-        ]);
+        let a = arrays(
+            vec![
+                job(0, 0, 300),
+                job(1, 2, 300),
+                job(2, 0, 300),
+                job(3, 2, 30),
+            ],
+            DEFAULT_MAX_ARRAY,
+        );
         let shapes: Vec<(u32, u64, usize)> = a
             .iter()
             .map(|a| (a.gpus, a.minutes, a.jobs.len()))
@@ -245,5 +251,31 @@ mod tests {
         assert!(!sbatch_args(&gpus, &a[0], 0, Path::new("/s"))
             .iter()
             .any(|f| f.contains("gpu")));
+    }
+
+    #[test]
+    fn a_plan_larger_than_max_array_size_is_split() {
+        let jobs: Vec<Job> = (0..7).map(|i| job(i, (i % 2) as u32, 300)).collect();
+        let a = arrays(jobs, 2);
+        let shapes: Vec<(u32, Vec<usize>)> = a
+            .iter()
+            .map(|a| (a.gpus, a.jobs.iter().map(|j| j.id).collect()))
+            .collect();
+        assert_eq!(
+            shapes,
+            [
+                (0, vec![0, 2]),
+                (1, vec![1, 3]),
+                (0, vec![4, 6]),
+                (1, vec![5])
+            ]
+        );
+        let args = sbatch_args(&Settings::default(), &a[0], 0, Path::new("/s"));
+        assert!(args.contains(&"--array=0-1".to_string()));
+        assert_eq!(
+            arrays(vec![job(0, 0, 1)], 0).len(),
+            1,
+            "never an empty array"
+        );
     }
 }
