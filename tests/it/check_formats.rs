@@ -44,7 +44,12 @@ fn github_format_annotates_the_file_and_line() {
         out.starts_with("::error file=content/errors/demo/Bad_Name.md,line=3,col=12,title=E-id-chars::invalid error ID"),
         "{out}"
     );
-    assert_eq!(out.lines().count(), 1, "{out}");
+    // One error; the good entry's workaround code, read as working, has no record yet.
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("::error")).count(),
+        1,
+        "{out}"
+    );
 }
 
 #[test]

@@ -94,8 +94,12 @@ pub(crate) fn around(text: &str) -> Vec<Around> {
                     after_open = false;
                 }
             }
-            Event::Start(Tag::Paragraph | Tag::Item) => {
+            Event::Start(tag @ (Tag::Paragraph | Tag::Item)) => {
                 flush(&mut reading, &mut label, &mut prose, &mut out, after_open);
+                // The next item of a list is about something else than a block in the last.
+                if matches!(tag, Tag::Item) {
+                    after_open = false;
+                }
                 reading = Some((String::new(), line_of(r.start), true, false));
             }
             Event::End(TagEnd::Paragraph | TagEnd::Item)

@@ -15,19 +15,16 @@ pub(crate) struct Found {
 }
 
 struct Compiled {
-    cues: Vec<(Regex, &'static Cue)>,
+    /// Each cue's pattern, in `CUES`' order (the set's indices), None where it did not compile.
+    cues: Vec<(Option<Regex>, &'static Cue)>,
     any: RegexSet,
     neutral: Vec<Regex>,
 }
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let cues: Vec<(Regex, &Cue)> = CUES
+    let cues: Vec<(Option<Regex>, &Cue)> = CUES
         .iter()
-        .filter_map(|c| {
-            Regex::new(&format!("(?i){}", c.pattern))
-                .ok()
-                .map(|r| (r, c))
-        })
+        .map(|c| (Regex::new(&format!("(?i){}", c.pattern)).ok(), c))
         .collect();
     let any = RegexSet::new(CUES.iter().map(|c| format!("(?i){}", c.pattern)))
         .unwrap_or_else(|_| RegexSet::empty());
@@ -97,7 +94,9 @@ fn turn(cue_fails: bool, before: &[String]) -> (bool, f32, usize) {
 /// Every cue in `s`, in order of where it starts.
 pub(crate) fn find(s: &str) -> Vec<Found> {
     let c = &*COMPILED;
-    if !c.any.is_match(s) {
+    // One pass says which cues are there; only those are looked for one by one.
+    let there = c.any.matches(s);
+    if !there.matched_any() {
         return Vec::new();
     }
     let neutral: Vec<(usize, usize)> = c
@@ -106,7 +105,8 @@ pub(crate) fn find(s: &str) -> Vec<Found> {
         .flat_map(|r| r.find_iter(s).map(|m| (m.start(), m.end())))
         .collect();
     let mut hits: Vec<(usize, usize, &Cue)> = Vec::new();
-    for (r, cue) in &c.cues {
+    let found = there.iter().filter_map(|k| c.cues.get(k));
+    for (r, cue) in found.filter_map(|(r, cue)| Some((r.as_ref()?, *cue))) {
         for m in r.find_iter(s) {
             if neutral.iter().any(|&(a, b)| m.start() < b && a < m.end()) {
                 continue;

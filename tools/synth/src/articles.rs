@@ -133,6 +133,23 @@ pub(crate) fn generate(
     (0..m).map(|i| one(rng, i, entries, as_written)).collect()
 }
 
+/// The examples section: three of `EXAMPLES`, after the written ones under `as_written`.
+fn examples(rng: &mut Rng, b: &mut String, as_written: bool) {
+    b.push_str("**2. Code Examples with Commentary:**\n\n");
+    let first = if as_written {
+        super::written::examples(rng, b);
+        3
+    } else {
+        1
+    };
+    for (k, x) in distinct(rng, EXAMPLES.len(), 3).into_iter().enumerate() {
+        let (head, code, comment) = EXAMPLES[x];
+        let _ = writeln!(b, "**Example {}: {head}**\n", k + first);
+        let _ = writeln!(b, "```python\n{}```\n", fill(rng, code));
+        let _ = writeln!(b, "{}\n", fill(rng, comment));
+    }
+}
+
 fn one(rng: &mut Rng, i: usize, entries: &[GenEntry], as_written: bool) -> GenArticle {
     let errors: Vec<&GenEntry> = if entries.is_empty() {
         Vec::new()
@@ -177,19 +194,7 @@ fn one(rng: &mut Rng, i: usize, entries: &[GenEntry], as_written: bool) -> GenAr
     for (k, s) in distinct(rng, STEPS.len(), 5).into_iter().enumerate() {
         let _ = writeln!(b, "{}. {}\n", k + 1, STEPS[s]);
     }
-    b.push_str("**2. Code Examples with Commentary:**\n\n");
-    let first = if as_written {
-        super::written::examples(rng, &mut b);
-        3
-    } else {
-        1
-    };
-    for (k, x) in distinct(rng, EXAMPLES.len(), 3).into_iter().enumerate() {
-        let (head, code, comment) = EXAMPLES[x];
-        let _ = writeln!(b, "**Example {}: {head}**\n", k + first);
-        let _ = writeln!(b, "```python\n{}```\n", fill(rng, code));
-        let _ = writeln!(b, "{}\n", fill(rng, comment));
-    }
+    examples(rng, &mut b, as_written);
     b.push_str("**3. Checking the fix:**\n\n");
     for p in distinct(rng, CHECKS.len(), 2) {
         let _ = writeln!(b, "{}\n", fill(rng, CHECKS[p]));
