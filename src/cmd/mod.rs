@@ -4,6 +4,7 @@
 pub(crate) mod build;
 pub(crate) mod check;
 pub(crate) mod init;
+pub(crate) mod lsp;
 pub(crate) mod new;
 pub(crate) mod search;
 pub(crate) mod serve;
