@@ -37,10 +37,20 @@ pub(crate) fn actions(state: &State, p: CodeActionParams) -> Option<Vec<CodeActi
                 continue;
             }
             let end = doc.lines.position(&doc.text, doc.text.len());
-            let sep = if doc.text.ends_with('\n') { "\n" } else { "\n\n" };
+            let sep = if doc.text.ends_with('\n') {
+                "\n"
+            } else {
+                "\n\n"
+            };
             let with = format!("{sep}## {s}\n\n");
             let title = format!("add the section `## {s}`");
-            let mut action = fix(title, &uri, Range::new(end, end), with, &Diagnostic::default());
+            let mut action = fix(
+                title,
+                &uri,
+                Range::new(end, end),
+                with,
+                &Diagnostic::default(),
+            );
             if let CodeActionOrCommand::CodeAction(a) = &mut action {
                 a.kind = Some(CodeActionKind::REFACTOR);
                 a.diagnostics = None;
@@ -58,7 +68,13 @@ fn did_you_mean(hint: &str) -> Option<&str> {
     Some(&rest[..end])
 }
 
-fn fix(title: String, uri: &Uri, range: Range, with: String, d: &Diagnostic) -> CodeActionOrCommand {
+fn fix(
+    title: String,
+    uri: &Uri,
+    range: Range,
+    with: String,
+    d: &Diagnostic,
+) -> CodeActionOrCommand {
     let mut changes = HashMap::new();
     changes.insert(uri.clone(), vec![TextEdit::new(range, with)]);
     CodeActionOrCommand::CodeAction(CodeAction {

@@ -20,32 +20,33 @@ pub(crate) fn complete(state: &State, p: CompletionParams) -> Option<CompletionR
     let offset = doc.offset(pos.position);
     let (line_start, before) = doc.line_before(offset);
     let after = |chars: &str| before.rfind(|c| chars.contains(c)).map_or(0, |i| i + 1);
-    let (words, word_from) =
-        if let Some(at) = before.rfind("@/").filter(|&i| !before[i..].contains([' ', ')'])) {
-            let from = match before[at..].rfind('#') {
-                Some(h) => at + h + 1,
-                None => at + 2,
-            };
-            (references(state, &before[at + 2..]), from)
-        } else if let Some(key) = refs::front_key(&doc.text, line_start) {
-            let words = match key {
-                "errors" | "related" => entry_ids(state),
-                _ => Vec::new(),
-            };
-            (words, after(" \"'[,"))
-        } else if before.trim_start().starts_with("```") || before.trim_start().starts_with("~~~")
-        {
-            let from = after(" =").max(after("`~"));
-            (attributes(state, &rel, before), from)
-        } else if before.trim_start().starts_with("- **") && rel.starts_with("content/errors") {
-            let from = match before.find(":**") {
-                Some(i) => i + 3 + before[i + 3..].len() - before[i + 3..].trim_start().len(),
-                None => before.find("**").map_or(0, |i| i + 2),
-            };
-            (metadata(state, before), from)
-        } else {
-            (Vec::new(), before.len())
+    let (words, word_from) = if let Some(at) = before
+        .rfind("@/")
+        .filter(|&i| !before[i..].contains([' ', ')']))
+    {
+        let from = match before[at..].rfind('#') {
+            Some(h) => at + h + 1,
+            None => at + 2,
         };
+        (references(state, &before[at + 2..]), from)
+    } else if let Some(key) = refs::front_key(&doc.text, line_start) {
+        let words = match key {
+            "errors" | "related" => entry_ids(state),
+            _ => Vec::new(),
+        };
+        (words, after(" \"'[,"))
+    } else if before.trim_start().starts_with("```") || before.trim_start().starts_with("~~~") {
+        let from = after(" =").max(after("`~"));
+        (attributes(state, &rel, before), from)
+    } else if before.trim_start().starts_with("- **") && rel.starts_with("content/errors") {
+        let from = match before.find(":**") {
+            Some(i) => i + 3 + before[i + 3..].len() - before[i + 3..].trim_start().len(),
+            None => before.find("**").map_or(0, |i| i + 2),
+        };
+        (metadata(state, before), from)
+    } else {
+        (Vec::new(), before.len())
+    };
     let start = doc.lines.position(&doc.text, line_start + word_from);
     let range = Range::new(start, pos.position);
     let items: Vec<CompletionItem> = (words.into_iter().take(MAX_ITEMS))
@@ -166,7 +167,11 @@ fn metadata(state: &State, before: &str) -> Vec<Word> {
     let used: BTreeSet<&str> = match key {
         "Domain" => cat.entries.iter().map(|e| e.domain.as_str()).collect(),
         "Category" => cat.entries.iter().map(|e| e.category.as_str()).collect(),
-        "Verification" => cat.entries.iter().map(|e| e.verification.as_str()).collect(),
+        "Verification" => cat
+            .entries
+            .iter()
+            .map(|e| e.verification.as_str())
+            .collect(),
         _ => BTreeSet::new(),
     };
     (used.into_iter())

@@ -34,7 +34,9 @@ pub(crate) fn uri_of(abs: &Path) -> Option<Uri> {
 pub(crate) fn path_of(uri: &Uri) -> Option<PathBuf> {
     let s = uri.as_str().strip_prefix("file://")?;
     let s = s.split(['?', '#']).next().unwrap_or(s);
-    Some(PathBuf::from(percent_decode_str(s).decode_utf8().ok()?.as_ref()))
+    Some(PathBuf::from(
+        percent_decode_str(s).decode_utf8().ok()?.as_ref(),
+    ))
 }
 
 /// Where each line of a text starts, to go between byte offsets and LSP positions.
@@ -57,7 +59,10 @@ impl Lines {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0).min(offset);
         let col: usize = text[start..offset].chars().map(char::len_utf16).sum();
         Position::new(line as u32, col as u32)
@@ -121,12 +126,19 @@ fn range_from_line(d: &Diagnostic, src: &str) -> Range {
     let (line, col) = (d.line.saturating_sub(1) as u32, d.col.saturating_sub(1));
     let start_off = d.span.0.min(src.len());
     let end_off = start_off.saturating_add(d.span.1).min(src.len());
-    let line_start = src.get(..start_off).and_then(|s| s.rfind('\n')).map_or(0, |i| i + 1);
+    let line_start = src
+        .get(..start_off)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |i| i + 1);
     let col16: usize = (src.get(line_start..start_off).unwrap_or(""))
         .chars()
         .map(char::len_utf16)
         .sum();
-    let col16 = if src.is_char_boundary(start_off) { col16 } else { col };
+    let col16 = if src.is_char_boundary(start_off) {
+        col16
+    } else {
+        col
+    };
     let span = src.get(start_off..end_off).unwrap_or("");
     let end = match span.rfind('\n') {
         Some(i) => Position::new(
@@ -149,7 +161,10 @@ mod tests {
     fn positions_count_utf16_units_and_survive_any_offset() {
         let text = "ab\nçé𝄞x\n";
         let lines = Lines::new(text);
-        assert_eq!(lines.position(text, 4), Position::new(1, 0).max(lines.position(text, 3)));
+        assert_eq!(
+            lines.position(text, 4),
+            Position::new(1, 0).max(lines.position(text, 3))
+        );
         let after_clef = text.find('x').unwrap();
         assert_eq!(lines.position(text, after_clef), Position::new(1, 4));
         assert_eq!(lines.offset(text, Position::new(1, 4)), after_clef);

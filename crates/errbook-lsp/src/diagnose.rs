@@ -80,7 +80,10 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
             let src = diags.first()?.source.as_ref()?;
             (diags.len() > 4).then(|| Lines::new(src))
         });
-        let converted = diags.iter().map(|d| diagnostic(d, fresh.as_ref())).collect();
+        let converted = diags
+            .iter()
+            .map(|d| diagnostic(d, fresh.as_ref()))
+            .collect();
         now.insert(path, converted);
     }
     for p in state.docs.paths() {
@@ -106,7 +109,11 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
     (out.into_iter())
         .filter_map(|(p, diags)| {
             let version = state.docs.get(&p).map(|d| d.version);
-            Some(PublishDiagnosticsParams::new(state.uri(&p)?, diags, version))
+            Some(PublishDiagnosticsParams::new(
+                state.uri(&p)?,
+                diags,
+                version,
+            ))
         })
         .collect()
 }

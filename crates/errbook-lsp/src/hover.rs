@@ -30,7 +30,10 @@ pub(crate) fn hover(state: &State, p: HoverParams) -> Option<Hover> {
 /// What a reference names.
 fn reference(state: &State, found: &refs::Found) -> Option<String> {
     let Some(page) = state.page(&found.file) else {
-        return Some(format!("no page of the catalog is `{}`", found.file.display()));
+        return Some(format!(
+            "no page of the catalog is `{}`",
+            found.file.display()
+        ));
     };
     let mut out = match page {
         Page::Entry(e) => format!(

@@ -31,11 +31,17 @@ pub(crate) fn definition(state: &State, p: GotoDefinitionParams) -> Option<GotoD
 fn anchor_line(page: Page<'_>, anchor: &str) -> Option<usize> {
     if let Page::Entry(e) = page {
         let w = e.workarounds.iter();
-        if let Some(w) = w.clone().find(|w| urls::workaround_anchor(w.number) == anchor) {
+        if let Some(w) = w
+            .clone()
+            .find(|w| urls::workaround_anchor(w.number) == anchor)
+        {
             return Some(w.line);
         }
         let d = e.dead_ends.iter();
-        if let Some(d) = d.clone().find(|d| urls::dead_end_anchor(d.number) == anchor) {
+        if let Some(d) = d
+            .clone()
+            .find(|d| urls::dead_end_anchor(d.number) == anchor)
+        {
             return Some(d.line);
         }
     }
@@ -75,7 +81,10 @@ fn every_reference_to(state: &State, file: &Path) -> Vec<(PathBuf, Arc<str>, Fou
     let Some(id) = id else {
         return Vec::new();
     };
-    let bare = id.split_once('/').map_or(id.as_str(), |(_, i)| i).to_string();
+    let bare = id
+        .split_once('/')
+        .map_or(id.as_str(), |(_, i)| i)
+        .to_string();
     let mut out = Vec::new();
     for (rel, text) in texts(state) {
         if !text.contains(&bare) {
@@ -109,19 +118,27 @@ pub(crate) fn rename(state: &State, p: RenameParams) -> Result<Option<WorkspaceE
     };
     let new_id = p.new_name.trim().to_string();
     let Some(Page::Entry(entry)) = state.page(&file) else {
-        return Err("errbook renames entries: put the cursor in an entry or on a reference to one".into());
+        return Err(
+            "errbook renames entries: put the cursor in an entry or on a reference to one".into(),
+        );
     };
-    errbook_core::ids::validate(PageKind::Entry, &new_id).map_err(|e| format!("{}; {}", e.message, e.hint))?;
+    errbook_core::ids::validate(PageKind::Entry, &new_id)
+        .map_err(|e| format!("{}; {}", e.message, e.hint))?;
     if state.analysis.catalog.entry(&new_id).is_some() {
         return Err(format!("the catalog has an entry `{new_id}` already"));
     }
     let old_id = entry.id.clone();
     let mut edits: HashMap<PathBuf, Vec<TextEdit>> = HashMap::new();
-    let own = state.text(&file).ok_or("the entry's text is not known yet")?;
+    let own = state
+        .text(&file)
+        .ok_or("the entry's text is not known yet")?;
     if let Some(at) = id_line(&own, &old_id) {
         let lines = super::convert::Lines::new(&own);
         let range = lines.range(&own, at, old_id.len());
-        edits.entry(file.clone()).or_default().push(TextEdit::new(range, new_id.clone()));
+        edits
+            .entry(file.clone())
+            .or_default()
+            .push(TextEdit::new(range, new_id.clone()));
     }
     let new_file = errbook_core::ids::path_of(PageKind::Entry, &new_id);
     for (rel, text, found) in every_reference_to(state, &file) {
@@ -129,9 +146,16 @@ pub(crate) fn rename(state: &State, p: RenameParams) -> Result<Option<WorkspaceE
         let range = lines.range(&text, found.at.0, found.at.1 - found.at.0);
         let with = match found.as_id {
             true => new_id.clone(),
-            false => new_file.strip_prefix("content").unwrap_or(&new_file).display().to_string(),
+            false => new_file
+                .strip_prefix("content")
+                .unwrap_or(&new_file)
+                .display()
+                .to_string(),
         };
-        edits.entry(rel).or_default().push(TextEdit::new(range, with));
+        edits
+            .entry(rel)
+            .or_default()
+            .push(TextEdit::new(range, with));
     }
     let mut ops = Vec::new();
     for (rel, edits) in edits {
@@ -144,12 +168,14 @@ pub(crate) fn rename(state: &State, p: RenameParams) -> Result<Option<WorkspaceE
     }
     let old_uri = state.uri(&file).ok_or("the entry's path is not a URI")?;
     let new_uri = super::convert::uri_of(&state.root.join(&new_file)).ok_or("bad path")?;
-    ops.push(DocumentChangeOperation::Op(ResourceOp::Rename(RenameFile {
-        old_uri,
-        new_uri,
-        options: None,
-        annotation_id: None,
-    })));
+    ops.push(DocumentChangeOperation::Op(ResourceOp::Rename(
+        RenameFile {
+            old_uri,
+            new_uri,
+            options: None,
+            annotation_id: None,
+        },
+    )));
     Ok(Some(WorkspaceEdit {
         document_changes: Some(DocumentChanges::Operations(ops)),
         ..Default::default()

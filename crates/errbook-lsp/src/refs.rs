@@ -18,7 +18,11 @@ pub(crate) struct Found {
 
 /// Where a written reference ends.
 fn ends(c: char) -> bool {
-    c.is_whitespace() || matches!(c, ')' | '(' | '"' | '\'' | '<' | '>' | ']' | '[' | ',' | '`')
+    c.is_whitespace()
+        || matches!(
+            c,
+            ')' | '(' | '"' | '\'' | '<' | '>' | ']' | '[' | ',' | '`'
+        )
 }
 
 /// The reference at byte `offset` of `text`, if there is one.
@@ -134,7 +138,9 @@ pub(crate) fn front_key(text: &str, line_start: usize) -> Option<&str> {
     if line_start < from || line_start >= to {
         return None;
     }
-    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
     for l in text.get(from..line_end)?.lines().rev() {
         if l.starts_with(' ') || l.starts_with('-') || l.trim().is_empty() {
             continue;

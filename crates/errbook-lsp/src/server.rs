@@ -23,7 +23,8 @@ const SETTLE: Duration = Duration::from_millis(60);
 pub fn run_stdio(root: &Path) -> Result<()> {
     let (conn, io) = Connection::stdio();
     run(conn, root)?;
-    io.join().map_err(|e| Error::system("the editor's connection", e))
+    io.join()
+        .map_err(|e| Error::system("the editor's connection", e))
 }
 
 /// Speak LSP on `conn` for the catalog at `root` (or the workspace folder the editor names,
@@ -252,9 +253,7 @@ impl Server {
 
 /// The answer to one request, as JSON (`null` where there is none).
 fn answer(state: &State, r: Request) -> std::result::Result<serde_json::Value, String> {
-    fn params<P: serde::de::DeserializeOwned>(
-        r: Request,
-    ) -> std::result::Result<P, String> {
+    fn params<P: serde::de::DeserializeOwned>(r: Request) -> std::result::Result<P, String> {
         serde_json::from_value(r.params).map_err(|e| format!("bad parameters: {e}"))
     }
     let value = match r.method.as_str() {

@@ -21,7 +21,11 @@ pub(crate) fn symbols(state: &State, p: DocumentSymbolParams) -> Option<Document
         }
         let level = t.bytes().take_while(|&b| b == b'#').count();
         if (1..=4).contains(&level) && t.as_bytes().get(level) == Some(&b' ') {
-            let kind = if level == 1 { SymbolKind::FILE } else { SymbolKind::NAMESPACE };
+            let kind = if level == 1 {
+                SymbolKind::FILE
+            } else {
+                SymbolKind::NAMESPACE
+            };
             flat.push((i + 1, level as u8, t[level..].trim().to_string(), kind));
         }
     }
@@ -48,7 +52,11 @@ pub(crate) fn symbols(state: &State, p: DocumentSymbolParams) -> Option<Document
         let at = Position::new(line.saturating_sub(1).min(lines - 1) as u32, 0);
         #[allow(deprecated)] // `deprecated` is a field LSP still carries.
         let sym = DocumentSymbol {
-            name: if name.is_empty() { "(untitled)".into() } else { name },
+            name: if name.is_empty() {
+                "(untitled)".into()
+            } else {
+                name
+            },
             detail: None,
             kind,
             tags: None,
