@@ -68,6 +68,7 @@ fn did_you_mean(hint: &str) -> Option<&str> {
     Some(&rest[..end])
 }
 
+#[allow(clippy::mutable_key_type)] // lsp-types' `changes` is keyed by `Uri`, which caches.
 fn fix(
     title: String,
     uri: &Uri,

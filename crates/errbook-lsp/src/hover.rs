@@ -71,8 +71,7 @@ fn evidence(page: Page<'_>, records: &RecordSet) -> String {
 fn block(state: &State, rel: &std::path::Path, line: usize) -> Option<String> {
     let page = state.page(rel)?;
     let s = (page.snippets().iter())
-        .filter(|s| s.line <= line && line <= s.line + s.code.lines().count() + 1)
-        .last()?;
+        .rfind(|s| s.line <= line && line <= s.line + s.code.lines().count() + 1)?;
     let mut out = format!("code block `{}`", s.id);
     if let Some(claim) = claim_of(s, &state.analysis) {
         out.push_str(&format!("\n\n{claim}"));

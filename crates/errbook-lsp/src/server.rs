@@ -206,7 +206,7 @@ impl Server {
         let Some(rel) = self.state.rel(&uri) else {
             return;
         };
-        if !rel.starts_with("content") || !rel.extension().is_some_and(|e| e == "md") {
+        if !rel.starts_with("content") || rel.extension().is_none_or(|e| e != "md") {
             return;
         }
         if text.len() > docs::MAX_BYTES {
