@@ -129,8 +129,11 @@ impl Server {
         self.running = false;
         match done {
             Ok((analysis, records)) => {
+                let _t = tracing::info_span!("publish").entered();
                 let list = diagnose::full(&mut self.state, &analysis);
-                self.state.analysis = Arc::new(analysis);
+                let old = std::mem::replace(&mut self.state.analysis, Arc::new(analysis));
+                // Freeing a large catalog's analysis takes tens of milliseconds: not here.
+                std::thread::spawn(move || drop(old));
                 self.state.records = records;
                 for p in list {
                     self.notify::<note::PublishDiagnostics>(p);

@@ -75,15 +75,20 @@ impl Workspace {
 
     /// The catalog as it is now with every diagnostic `check` gives: the analysis, the
     /// records' warnings, and the links within the site written in `links_of` (paths under the
-    /// root; all files when `None`). Errors come back in the analysis, not as an `Err`.
+    /// root; all files when `None`). Errors come back in the analysis, not as an `Err`. The
+    /// links authors did not write are not inferred: no diagnostic comes from them, and they
+    /// took most of the link stage's time.
     pub fn check(
         &mut self,
         changed: Option<&[PathBuf]>,
         links_of: Option<&[PathBuf]>,
     ) -> Result<Analysis> {
-        let (cfg, mut analysis, records) = self.analyse(changed)?;
+        let (cfg, mut analysis, records) = self.analyse(changed, false)?;
+        let t = tracing::info_span!("records").entered();
         let found = super::check::records(&analysis, &records);
         analysis.diags.extend(found);
+        drop(t);
+        let _t = tracing::info_span!("links within").entered();
         let look = self.look()?;
         let (root, theirs) = (self.root.clone(), (records, Some(look)));
         let (mut analysis, links) =
@@ -118,7 +123,7 @@ impl Workspace {
     #[tracing::instrument(name = "snapshot", skip_all, fields(changed = changed.map(<[PathBuf]>::len)))]
     pub fn snapshot(&mut self, changed: Option<&[PathBuf]>) -> Result<Snapshot> {
         let started = std::time::Instant::now();
-        let (cfg, analysis, records) = self.analyse(changed)?;
+        let (cfg, analysis, records) = self.analyse(changed, true)?;
         let look = self.look()?;
         if analysis.diags.has_errors() {
             return Err(Error::Content {
@@ -131,11 +136,13 @@ impl Workspace {
         Ok(Snapshot::new(root, cfg, analysis, (records, look), started))
     }
 
-    /// Read what `changed` names again (everything when `None`) and run the link stage: the
-    /// configuration, the analysis and the records it used.
+    /// Read what `changed` names again (everything when `None`) and run the link stage (with
+    /// the links authors did not write when `infer`): the configuration, the analysis and the
+    /// records it used.
     fn analyse(
         &mut self,
         changed: Option<&[PathBuf]>,
+        infer: bool,
     ) -> Result<(Config, Analysis, Arc<RecordSet>)> {
         let root = self.root.clone();
         let under = |p: &Path, dir: &Path| p.strip_prefix(&root).unwrap_or(p).starts_with(dir);
@@ -184,7 +191,7 @@ impl Workspace {
             None => Arc::new(RecordSet::load(&root, &cfg)?),
         };
         let scope = Scope {
-            infer: true,
+            infer,
             drafts: self.drafts,
             review: false,
             entry_texts: true,
