@@ -76,7 +76,7 @@ fn server() -> &'static Mutex<Server> {
         let seed: Vec<String> = (FILES.iter())
             .map(|f| std::fs::read_to_string(dir.join(f)).expect("seed file"))
             .collect();
-        let mut s = Server { conn: client, root: dir, seed, version: 0, id: 0 };
+        let s = Server { conn: client, root: dir, seed, version: 0, id: 0 };
         for i in 0..FILES.len() {
             let doc = json!({"uri": s.uri(i), "languageId": "markdown", "version": 0, "text": s.seed[i]});
             s.notify("textDocument/didOpen", json!({"textDocument": doc}));
@@ -114,7 +114,7 @@ impl Server {
         loop {
             match self.conn.receiver.recv_timeout(Duration::from_secs(10)) {
                 Ok(Message::Response(r)) if r.id == id => {
-                    if let Some(e) = r.error {
+                    if let Err(e) = r.response_result {
                         assert_ne!(e.code, lsp_server::ErrorCode::InternalError as i32, "{method}: {}", e.message);
                     }
                     return;

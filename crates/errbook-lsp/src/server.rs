@@ -23,8 +23,12 @@ const SETTLE: Duration = Duration::from_millis(60);
 pub fn run_stdio(root: &Path) -> Result<()> {
     let (conn, io) = Connection::stdio();
     run(conn, root)?;
-    io.join()
-        .map_err(|e| Error::system("the editor's connection", e))
+    // Once the editor said exit, its reading thread may still try to hand on the last message
+    // (or stdin may close under it): nothing is lost then.
+    if let Err(e) = io.join() {
+        tracing::debug!("the editor's connection after exit: {e}");
+    }
+    Ok(())
 }
 
 /// Speak LSP on `conn` for the catalog at `root` (or the workspace folder the editor names,
