@@ -89,6 +89,8 @@ enum Command {
         /// `domain/slug` for an error, the article id for an article.
         id: String,
     },
+    /// The language server for editors, on stdin and stdout (docs/editors.md).
+    Lsp,
     /// Search the catalog from the terminal (a message, a traceback, or - for stdin).
     Search {
         /// The message, traceback or log to look up; `-` reads it from stdin.
@@ -134,6 +136,7 @@ fn main() -> ExitCode {
         Command::VerifyWorker(args) => cmd::worker::run(args),
         Command::Init { dir } => cmd::init::run(dir.as_deref().unwrap_or(&root)),
         Command::New { kind, id } => cmd::new::run(&root, &kind, &id),
+        Command::Lsp => cmd::lsp::run(&root),
         Command::Search { query, limit, json } => cmd::search::run(&root, &query, limit, json),
         Command::Completions { shell } => cmd::manual::completions(shell, Cli::command()),
         Command::Man { dir } => cmd::manual::man(Cli::command(), dir.as_deref()),

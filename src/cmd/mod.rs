@@ -5,6 +5,7 @@ pub(crate) mod build;
 pub(crate) mod check;
 pub(crate) mod claims;
 pub(crate) mod init;
+pub(crate) mod lsp;
 pub(crate) mod manual;
 pub(crate) mod new;
 pub(crate) mod search;

@@ -27,6 +27,7 @@ mod internal_links;
 mod link_codes;
 mod link_explicit;
 mod link_quality;
+mod lsp;
 mod markdown_gfm;
 mod output_folder;
 mod parse_seed;

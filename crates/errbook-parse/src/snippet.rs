@@ -25,8 +25,8 @@ use std::sync::Arc;
 /// Marker of a hidden setup line.
 pub const HIDDEN_PREFIX: &str = "#@";
 
-/// The attribute keys errbook reads, for "did you mean" hints.
-pub(crate) const KEYS: &[&str] = &[
+/// The attribute keys errbook reads, for "did you mean" hints and the editor's completion.
+pub const KEYS: &[&str] = &[
     "run",
     "norun",
     "expect",

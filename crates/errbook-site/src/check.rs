@@ -17,7 +17,8 @@ pub fn check(root: &Path, cfg: &Config) -> errbook_core::error::Result<Analysis>
     let set = RecordSet::load(root, cfg)?;
     let found = records(&analysis, &set);
     analysis.diags.extend(found);
-    let (mut analysis, links) = super::internal::check(root, cfg, analysis, set)?;
+    let theirs = (std::sync::Arc::new(set), None);
+    let (mut analysis, links) = super::internal::check(root, cfg, analysis, theirs, None)?;
     analysis.diags.extend(links);
     Ok(analysis)
 }

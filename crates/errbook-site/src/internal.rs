@@ -16,20 +16,30 @@ use errbook_core::model::Catalog;
 use errbook_core::urls;
 use errbook_link::written::Written;
 use errbook_records::RecordSet;
+use errbook_render::Look;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Every broken link or image within the site, as `E-link` diagnostics.
-/// The analysis comes back once the site it gives has been asked.
+/// Every broken link or image within the site written in the files `links_of` (all when
+/// `None`), as `E-link` diagnostics; the theme is read when `look` is not given. The analysis
+/// comes back once the site it gives has been asked.
 pub(super) fn check(
     root: &Path,
     cfg: &Config,
     analysis: Analysis,
-    records: RecordSet,
+    (records, look): (Arc<RecordSet>, Option<Arc<Look>>),
+    links_of: Option<&[PathBuf]>,
 ) -> Result<(Analysis, Vec<Diagnostic>)> {
-    let written: Vec<Written> = errbook_link::written::all(&analysis.files)
+    let files: Vec<_> = match links_of {
+        None => analysis.files.clone(),
+        Some(only) => (analysis.files.iter())
+            .filter(|f| only.contains(&f.path))
+            .cloned()
+            .collect(),
+    };
+    let written: Vec<Written> = errbook_link::written::all(&files)
         .into_iter()
         .filter(|w| within_site(&w.url))
         .collect();
@@ -39,10 +49,13 @@ pub(super) fn check(
     if !written.iter().any(|w| pages.contains_key(&w.path)) {
         return Ok((analysis, Vec::new()));
     }
-    let look = Arc::new(super::theme::load(root, cfg)?);
+    let look = match look {
+        Some(look) => look,
+        None => Arc::new(super::theme::load(root, cfg)?),
+    };
     let now = std::time::Instant::now();
     let (root, cfg) = (root.to_path_buf(), cfg.clone());
-    let snapshot = Snapshot::new(root, cfg, analysis, (Arc::new(records), look), now);
+    let snapshot = Snapshot::new(root, cfg, analysis, (records, look), now);
     let site = Site {
         statics: static_files(&snapshot.root().join("static")).collect(),
         snapshot: &snapshot,

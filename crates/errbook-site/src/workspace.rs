@@ -2,9 +2,11 @@
 //! content file's text and parse result, and parses a file again only when its text changed;
 //! what else a snapshot read (configuration, theme, records) is kept until a change names it.
 //! Each `snapshot` runs the same analysis as a build over them (`analysis::link_stage`) and
-//! hands it to a `Snapshot`, which makes the site's files when they are asked for.
+//! hands it to a `Snapshot`, which makes the site's files when they are asked for. An editor's
+//! unsaved texts (the language server's open documents) are held here too and read instead of
+//! the disk (`set_open`); `check` gives the analysis with `check`'s diagnostics, errors or not.
 
-use super::analysis::{link_stage, Scope};
+use super::analysis::{link_stage, Analysis, Scope};
 use super::snapshot::Snapshot;
 use errbook_core::config::Config;
 use errbook_core::diag::{Diagnostic, Diagnostics};
@@ -14,7 +16,7 @@ use errbook_parse::load::SourceFile;
 use errbook_parse::{Done, Parsed};
 use errbook_records::RecordSet;
 use errbook_render::Look;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -28,6 +30,9 @@ pub struct Workspace {
     cfg: Option<Config>,
     look: Option<Arc<Look>>,
     records: Option<Arc<RecordSet>>,
+    /// The texts an editor holds for content files (by path under the root), read instead of
+    /// the disk.
+    open: HashMap<PathBuf, Arc<str>>,
 }
 
 /// One content file as last read: parsed, or why it could not be read.
@@ -53,7 +58,63 @@ impl Workspace {
             cfg: None,
             look: None,
             records: None,
+            open: HashMap::new(),
         }
+    }
+
+    /// Read `text` as the content file `rel`'s (under the root) from now on, in place of what
+    /// is on disk; `None` goes back to the disk. The next snapshot or check names `rel` as
+    /// changed to read it.
+    pub fn set_open(&mut self, rel: &Path, text: Option<Arc<str>>) {
+        let rel = rel.strip_prefix(&self.root).unwrap_or(rel).to_path_buf();
+        match text {
+            Some(t) => self.open.insert(rel, t),
+            None => self.open.remove(&rel),
+        };
+    }
+
+    /// The catalog as it is now with every diagnostic `check` gives: the analysis, the
+    /// records' warnings, and the links within the site written in `links_of` (paths under the
+    /// root; all files when `None`). Errors come back in the analysis, not as an `Err`. The
+    /// links authors did not write are not inferred: no diagnostic comes from them, and they
+    /// took most of the link stage's time.
+    pub fn check(
+        &mut self,
+        changed: Option<&[PathBuf]>,
+        links_of: Option<&[PathBuf]>,
+    ) -> Result<Analysis> {
+        let (cfg, mut analysis, records) = self.analyse(changed, false)?;
+        let t = tracing::info_span!("records").entered();
+        let found = super::check::records(&analysis, &records);
+        analysis.diags.extend(found);
+        drop(t);
+        let _t = tracing::info_span!("links within").entered();
+        let look = self.look()?;
+        let (root, theirs) = (self.root.clone(), (records, Some(look)));
+        let (mut analysis, links) =
+            super::internal::check(&root, &cfg, analysis, theirs, links_of)?;
+        analysis.diags.extend(links);
+        analysis.diags.sort();
+        Ok(analysis)
+    }
+
+    /// The records the last snapshot or check read, if one did.
+    pub fn records(&self) -> Option<Arc<RecordSet>> {
+        self.records.clone()
+    }
+
+    /// The theme, loaded once until a change names it.
+    fn look(&mut self) -> Result<Arc<Look>> {
+        if let Some(look) = &self.look {
+            return Ok(look.clone());
+        }
+        let cfg = match &self.cfg {
+            Some(cfg) => cfg.clone(),
+            None => Config::load(&self.root)?,
+        };
+        let look = Arc::new(super::theme::load(&self.root, &cfg)?);
+        self.look = Some(look.clone());
+        Ok(look)
     }
 
     /// The catalog as it is now, analysed as a build does. `changed`: the paths changed since
@@ -62,6 +123,27 @@ impl Workspace {
     #[tracing::instrument(name = "snapshot", skip_all, fields(changed = changed.map(<[PathBuf]>::len)))]
     pub fn snapshot(&mut self, changed: Option<&[PathBuf]>) -> Result<Snapshot> {
         let started = std::time::Instant::now();
+        let (cfg, analysis, records) = self.analyse(changed, true)?;
+        let look = self.look()?;
+        if analysis.diags.has_errors() {
+            return Err(Error::Content {
+                errors: analysis.diags.error_count(),
+                diags: analysis.diags,
+            });
+        }
+        let _t = tracing::info_span!("routes").entered();
+        let root = self.root.clone();
+        Ok(Snapshot::new(root, cfg, analysis, (records, look), started))
+    }
+
+    /// Read what `changed` names again (everything when `None`) and run the link stage (with
+    /// the links authors did not write when `infer`): the configuration, the analysis and the
+    /// records it used.
+    fn analyse(
+        &mut self,
+        changed: Option<&[PathBuf]>,
+        infer: bool,
+    ) -> Result<(Config, Analysis, Arc<RecordSet>)> {
         let root = self.root.clone();
         let under = |p: &Path, dir: &Path| p.strip_prefix(&root).unwrap_or(p).starts_with(dir);
         let named = |dir: &Path| changed.is_none_or(|c| c.iter().any(|p| under(p, dir)));
@@ -109,37 +191,34 @@ impl Workspace {
             None => Arc::new(RecordSet::load(&root, &cfg)?),
         };
         let scope = Scope {
-            infer: true,
+            infer,
             drafts: self.drafts,
             review: false,
             entry_texts: true,
         };
         let parsed = (files, catalog);
         let analysis = link_stage(&root, &cfg, scope, parsed, (diags, &records))?;
-        let look = match self.look.take() {
-            Some(look) => look,
-            None => Arc::new(super::theme::load(&root, &cfg)?),
-        };
-        (self.cfg, self.look, self.records) =
-            (Some(cfg.clone()), Some(look.clone()), Some(records.clone()));
-        if analysis.diags.has_errors() {
-            return Err(Error::Content {
-                errors: analysis.diags.error_count(),
-                diags: analysis.diags,
-            });
-        }
-        let _t = tracing::info_span!("routes").entered();
-        Ok(Snapshot::new(root, cfg, analysis, (records, look), started))
+        self.records = Some(records.clone());
+        self.cfg = Some(cfg.clone());
+        Ok((cfg, analysis, records))
     }
 
     /// Read and parse every content file, keeping the parse of those whose text is the same.
     fn read_all(&mut self, timeout: u64) -> Result<()> {
         use rayon::prelude::*;
-        let paths = errbook_parse::load::content_paths(&self.root)?;
+        let mut paths = errbook_parse::load::content_paths(&self.root)?;
+        for rel in self.open.keys() {
+            let key = (kind_of(rel), rel.clone());
+            if is_content_file(&self.root, rel) && !paths.contains(&key) {
+                paths.push(key);
+            }
+        }
         let old = std::mem::take(&mut self.files);
+        let open = &self.open;
         let read: Vec<Result<((PageKind, PathBuf), Read)>> = (paths.into_par_iter())
             .map(|key| {
-                let read = read_file(&self.root, &key, old.get(&key), timeout)?;
+                let text = open.get(&key.1).cloned();
+                let read = read_file(&self.root, &key, (old.get(&key), text), timeout)?;
                 Ok((key, read))
             })
             .collect();
@@ -152,30 +231,46 @@ impl Workspace {
     fn read_again(&mut self, paths: &[PathBuf], timeout: u64) -> Result<()> {
         for p in paths {
             let rel = p.strip_prefix(&self.root).unwrap_or(p).to_path_buf();
-            let kind = match rel.starts_with(errbook_parse::load::ERRORS_DIR) {
-                true => PageKind::Entry,
-                false => PageKind::Article,
-            };
-            let key = (kind, rel);
-            if !self.root.join(&key.1).is_file() {
+            let key = (kind_of(&rel), rel);
+            let text = self.open.get(&key.1).cloned();
+            if text.is_none() && !self.root.join(&key.1).is_file() {
                 self.files.remove(&key);
                 continue;
             }
-            let read = read_file(&self.root, &key, self.files.get(&key), timeout)?;
+            let read = read_file(&self.root, &key, (self.files.get(&key), text), timeout)?;
             self.files.insert(key, read);
         }
         Ok(())
     }
 }
 
-/// Read the content file `rel`; parse it unless its text is `before`'s.
+/// Whether the content file `rel` is an entry's or an article's.
+fn kind_of(rel: &Path) -> PageKind {
+    match rel.starts_with(errbook_parse::load::ERRORS_DIR) {
+        true => PageKind::Entry,
+        false => PageKind::Article,
+    }
+}
+
+/// Read the content file `rel` (or take `open`, an editor's text for it); parse it unless its
+/// text is `before`'s.
 fn read_file(
     root: &Path,
     (kind, rel): &(PageKind, PathBuf),
-    before: Option<&Read>,
+    (before, open): (Option<&Read>, Option<Arc<str>>),
     timeout: u64,
 ) -> Result<Read> {
-    let file = match errbook_parse::load::read_one(root, *kind, rel)? {
+    let read = match open {
+        Some(text) => errbook_parse::load::check_text(rel, text.as_bytes().to_vec())
+            .map(|text| SourceFile {
+                kind: *kind,
+                path: rel.clone(),
+                text,
+            })
+            .map_err(|d| *d),
+        None => errbook_parse::load::read_one(root, *kind, rel)?,
+    };
+    let file = match read {
         Ok(file) => file,
         Err(d) => return Ok(Read::Unread(d)),
     };

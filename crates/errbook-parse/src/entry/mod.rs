@@ -17,6 +17,14 @@ mod fields;
 mod fixes;
 mod meta;
 mod sections;
+
+/// The words of the entry layout, for the editor's completion: the metadata keys in the order
+/// they are written, and the `## ` sections, required first.
+pub fn vocabulary() -> (Vec<&'static str>, Vec<&'static str>) {
+    let keys = meta::MetaKey::ALL.iter().map(|k| k.name()).collect();
+    let sections = (sections::SECTIONS.iter().chain(sections::EXTRA_SECTIONS)).copied();
+    (keys, sections.collect())
+}
 mod title;
 mod versions;
 

@@ -1,0 +1,328 @@
+//! `errbook lsp` driven over stdio as an editor drives it: initialize, open a document of the
+//! seed catalog, type into it, and read what the server publishes and answers (diagnostics with
+//! check's codes, completion, hover, definition, references, rename, code actions, shutdown).
+
+use super::common::{copy_tree, errbook, repo};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+const ENTRY: &str = "content/errors/pytorch/dataset-worker-fork-cuda.md";
+const ARTICLE: &str = "content/articles/why-am-i-getting-a-cuda-initialization-error.md";
+
+/// A copy of the seed catalog.
+fn seed() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["content", "themes", "verify"] {
+        copy_tree(&repo().join(d), &dir.path().join(d));
+    }
+    std::fs::copy(repo().join("book.toml"), dir.path().join("book.toml")).unwrap();
+    dir
+}
+
+/// The server, and what it sent so far.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    from: Receiver<Value>,
+    root: PathBuf,
+    next_id: i64,
+}
+
+impl Session {
+    fn start(root: &Path) -> Session {
+        let bin = errbook().get_program().to_owned();
+        let mut child = Command::new(bin)
+            .arg("--root")
+            .arg(root)
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (tx, from) = channel();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        std::thread::spawn(move || loop {
+            let mut len = 0;
+            loop {
+                let mut line = String::new();
+                if out.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(n) = line.strip_prefix("Content-Length:") {
+                    len = n.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; len];
+            out.read_exact(&mut body).unwrap();
+            if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        let root = root.canonicalize().unwrap();
+        let mut s = Session {
+            child,
+            stdin,
+            from,
+            root,
+            next_id: 0,
+        };
+        let uri = s.uri("");
+        let init = json!({"capabilities": {}, "workspaceFolders": [{"uri": uri, "name": "seed"}]});
+        let caps = s.request("initialize", init);
+        assert!(caps["capabilities"]["renameProvider"].as_bool().unwrap());
+        s.notify("initialized", json!({}));
+        s
+    }
+
+    fn uri(&self, rel: &str) -> String {
+        format!("file://{}", self.root.join(rel).display())
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let resp = self.wait(|m| m["id"] == id && m.get("method").is_none(), method);
+        assert!(resp.get("error").is_none(), "{method}: {resp}");
+        resp["result"].clone()
+    }
+
+    /// The first message that `pred` takes; a server that says nothing for a minute fails.
+    fn wait(&mut self, pred: impl Fn(&Value) -> bool, what: &str) -> Value {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.from.recv_timeout(left) {
+                Ok(m) if pred(&m) => return m,
+                Ok(_) => {}
+                Err(_) => panic!("no answer: {what}"),
+            }
+        }
+    }
+
+    /// The diagnostics published for `rel` until `pred` takes them.
+    fn diagnostics(&mut self, rel: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let uri = self.uri(rel);
+        let m = self.wait(
+            |m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == uri.as_str()
+                    && pred(m["params"]["diagnostics"].as_array().unwrap())
+            },
+            &format!("diagnostics of {rel}"),
+        );
+        m["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    fn open(&mut self, rel: &str) -> String {
+        let text = std::fs::read_to_string(self.root.join(rel)).unwrap();
+        let doc =
+            json!({"uri": self.uri(rel), "languageId": "markdown", "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": doc}));
+        text
+    }
+
+    fn change(&mut self, rel: &str, version: i32, text: &str) {
+        let doc = json!({"uri": self.uri(rel), "version": version});
+        let params = json!({"textDocument": doc, "contentChanges": [{"text": text}]});
+        self.notify("textDocument/didChange", params);
+    }
+
+    /// `{textDocument, position}` at byte `offset` of `text` (ASCII before it).
+    fn at(&self, rel: &str, text: &str, offset: usize) -> Value {
+        let line = text[..offset].matches('\n').count();
+        let col = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        json!({"textDocument": {"uri": self.uri(rel)}, "position": {"line": line, "character": col}})
+    }
+
+    fn shutdown(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "{status}");
+                return;
+            }
+            assert!(Instant::now() < until, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn has_code(diags: &[Value], code: &str) -> bool {
+    diags.iter().any(|d| d["code"] == code)
+}
+
+#[test]
+fn a_broken_reference_is_reported_as_typed_fixed_by_its_action_and_cleared() {
+    let dir = seed();
+    let mut s = Session::start(dir.path());
+    let text = s.open(ARTICLE);
+    s.diagnostics(ARTICLE, |d| !has_code(d, "E-link"));
+    let typo = "\nSee [the entry](@/errors/pytorch/dataset-worker-fork-cuad.md).\n";
+    let broken = format!("{text}{typo}");
+    s.change(ARTICLE, 2, &broken);
+    let diags = s.diagnostics(ARTICLE, |d| has_code(d, "E-link"));
+    let d = diags.iter().find(|d| d["code"] == "E-link").unwrap();
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["range"]["start"]["line"], broken.lines().count() - 1);
+    assert!(
+        d["message"].as_str().unwrap().contains("did you mean"),
+        "{d}"
+    );
+    let params = json!({
+        "textDocument": {"uri": s.uri(ARTICLE)},
+        "range": d["range"],
+        "context": {"diagnostics": [d]},
+    });
+    let actions = s.request("textDocument/codeAction", params);
+    let fix = (actions.as_array().unwrap().iter())
+        .find(|a| a["title"].as_str().unwrap().starts_with("replace with"))
+        .expect("a did-you-mean action");
+    let edit = &fix["edit"]["changes"][s.uri(ARTICLE)][0];
+    assert_eq!(
+        edit["newText"],
+        "@/errors/pytorch/dataset-worker-fork-cuda.md"
+    );
+    let fixed = broken.replace("fork-cuad", "fork-cuda");
+    s.change(ARTICLE, 3, &fixed);
+    s.diagnostics(ARTICLE, |d| !has_code(d, "E-link"));
+    s.shutdown();
+}
+
+#[test]
+fn an_entry_whose_id_no_longer_matches_its_path_is_reported() {
+    let dir = seed();
+    let mut s = Session::start(dir.path());
+    let text = s.open(ENTRY);
+    s.diagnostics(ENTRY, |d| !has_code(d, "E-id-path"));
+    let moved = text.replacen(
+        "`pytorch/dataset-worker-fork-cuda`",
+        "`pytorch/fork-cuda`",
+        1,
+    );
+    s.change(ENTRY, 2, &moved);
+    s.diagnostics(ENTRY, |d| has_code(d, "E-id-path"));
+    s.change(ENTRY, 3, &text);
+    s.diagnostics(ENTRY, |d| !has_code(d, "E-id-path"));
+    s.shutdown();
+}
+
+#[test]
+fn completion_hover_definition_references_and_rename_answer_from_the_catalog() {
+    let dir = seed();
+    let mut s = Session::start(dir.path());
+    let text = s.open(ARTICLE);
+    s.diagnostics(ARTICLE, |_| true);
+    // Wait for the whole catalog's check: its diagnostics are published for the entry too.
+    std::thread::sleep(Duration::from_millis(800));
+    let typed = format!("{text}\nSee @/er");
+    s.change(ARTICLE, 2, &typed);
+    let items = s.request(
+        "textDocument/completion",
+        s.at(ARTICLE, &typed, typed.len()),
+    );
+    let labels: Vec<&str> = (items["items"].as_array().unwrap().iter())
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"errors/pytorch/dataset-worker-fork-cuda.md"),
+        "{labels:?}"
+    );
+    let typed = format!("{text}\nSee @/errors/pytorch/dataset-worker-fork-cuda.md#");
+    s.change(ARTICLE, 3, &typed);
+    let items = s.request(
+        "textDocument/completion",
+        s.at(ARTICLE, &typed, typed.len()),
+    );
+    assert!(items.to_string().contains("workaround-1"), "{items}");
+
+    let on_id = text.find("pytorch/dataset-worker-fork-cuda").unwrap() + 3;
+    let hover = s.request("textDocument/hover", s.at(ARTICLE, &typed, on_id));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("Cannot re-initialize CUDA"), "{shown}");
+    let def = s.request("textDocument/definition", s.at(ARTICLE, &typed, on_id));
+    assert_eq!(def["uri"], s.uri(ENTRY));
+    let mut params = s.at(ARTICLE, &typed, on_id);
+    params["context"] = json!({"includeDeclaration": true});
+    let refs = s.request("textDocument/references", params);
+    assert!(refs.to_string().contains(&s.uri(ARTICLE)), "{refs}");
+
+    let mut params = s.at(ARTICLE, &typed, on_id);
+    params["newName"] = json!("pytorch/fork-cuda");
+    let edit = s.request("textDocument/rename", params);
+    let ops = edit["documentChanges"].as_array().unwrap();
+    let rename = ops
+        .iter()
+        .find(|o| o["kind"] == "rename")
+        .expect("a file rename");
+    assert_eq!(rename["oldUri"], s.uri(ENTRY));
+    assert_eq!(
+        rename["newUri"],
+        s.uri("content/errors/pytorch/fork-cuda.md")
+    );
+    let edited = |uri: String| {
+        (ops.iter())
+            .filter(|o| o["textDocument"]["uri"] == uri.as_str())
+            .flat_map(|o| o["edits"].as_array().unwrap().clone())
+            .map(|e| e["newText"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(edited(s.uri(ARTICLE)).contains(&"pytorch/fork-cuda".to_string()));
+    assert!(edited(s.uri(ENTRY)).contains(&"pytorch/fork-cuda".to_string()));
+    let symbols = s.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": s.uri(ARTICLE)}}),
+    );
+    assert!(!symbols.as_array().unwrap().is_empty());
+    s.shutdown();
+}
+
+#[test]
+fn any_request_on_any_text_gets_an_answer() {
+    let dir = seed();
+    let mut s = Session::start(dir.path());
+    s.open(ENTRY);
+    let texts = [
+        "",
+        "---\n",
+        "---\nerrors: [\"",
+        "# x\n- **",
+        "```python run after=",
+        "\u{1F600}@/#",
+    ];
+    for (v, t) in texts.iter().enumerate() {
+        s.change(ENTRY, v as i32 + 2, t);
+        for m in [
+            "textDocument/completion",
+            "textDocument/hover",
+            "textDocument/definition",
+        ] {
+            s.request(m, s.at(ENTRY, t, t.len()));
+        }
+    }
+    s.shutdown();
+}
