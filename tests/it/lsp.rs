@@ -2,7 +2,7 @@
 //! seed catalog, type into it, and read what the server publishes and answers (diagnostics with
 //! check's codes, completion, hover, definition, references, rename, code actions, shutdown).
 
-use super::common::{copy_tree, errbook, repo};
+use super::common::{copy_tree, errbook, repo, seed_declaring_errors};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -15,11 +15,10 @@ const ARTICLE: &str = "content/articles/why-am-i-getting-a-cuda-initialization-e
 
 /// A copy of the seed catalog.
 fn seed() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for d in ["content", "themes", "verify"] {
-        copy_tree(&repo().join(d), &dir.path().join(d));
-    }
-    std::fs::copy(repo().join("book.toml"), dir.path().join("book.toml")).unwrap();
+    // The seed articles declare no `errors:`; this copy adds it, so that references exist to
+    // complete, hover, follow and rename.
+    let dir = seed_declaring_errors();
+    copy_tree(&repo().join("themes"), &dir.path().join("themes"));
     dir
 }
 
@@ -264,6 +263,15 @@ fn completion_hover_definition_references_and_rename_answer_from_the_catalog() {
     let hover = s.request("textDocument/hover", s.at(ARTICLE, &typed, on_id));
     let shown = hover["contents"]["value"].as_str().unwrap();
     assert!(shown.contains("Cannot re-initialize CUDA"), "{shown}");
+    // A code block's hover: the claim errbook read from the text, with the words it rests on.
+    let in_block = text.find("```python").unwrap() + 12;
+    let hover = s.request("textDocument/hover", s.at(ARTICLE, &typed, in_block));
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("fails") && shown.contains("read from the text"),
+        "{hover}"
+    );
+    assert!(shown.contains("Incorrect Initialization"), "{shown}");
     let def = s.request("textDocument/definition", s.at(ARTICLE, &typed, on_id));
     assert_eq!(def["uri"], s.uri(ENTRY));
     let mut params = s.at(ARTICLE, &typed, on_id);

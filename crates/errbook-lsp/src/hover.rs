@@ -4,7 +4,7 @@
 
 use super::refs;
 use super::state::State;
-use errbook_core::model::{Page, PageRef, Snippet};
+use errbook_core::model::{ClaimSource, Page, PageRef, Snippet};
 use errbook_records::{RecordSet, Status};
 use errbook_site::Analysis;
 use lsp_types::*;
@@ -82,15 +82,38 @@ fn block(state: &State, rel: &std::path::Path, line: usize) -> Option<String> {
     Some(out)
 }
 
-/// The claim part of a code block's hover: what the block claims and what it rests on. Today
-/// the claim its attributes declare (`RunSpec::claim`); the claim errbook reads from the text
-/// takes this one function's place.
+/// The claim part of a code block's hover: what the block claims, whether the author declared
+/// it or errbook read it from the text (with the words it rests on), and why a block does not
+/// run. The reading is parse's (`Snippet::reading`, from `errbook-claims`), the one `check`,
+/// `claims` and the pages show.
 pub(crate) fn claim_of(s: &Snippet, _analysis: &Analysis) -> Option<String> {
-    let run = s.run.as_ref()?;
-    Some(format!(
-        "claim: {} (declared in the attributes)",
-        run.claim.describe()
-    ))
+    let Some(reading) = s.reading.as_deref() else {
+        let run = s.run.as_ref()?;
+        return Some(format!(
+            "claim: {} (declared in the attributes)",
+            run.claim.describe()
+        ));
+    };
+    let claim = reading
+        .claim
+        .as_ref()
+        .map_or_else(|| "no claim".to_string(), |c| c.describe());
+    let mut out = match reading.source {
+        ClaimSource::Declared => format!("claim: {claim} (declared in the attributes)"),
+        ClaimSource::Inferred => format!(
+            "claim: {claim} (read from the text, confidence {:.2})",
+            reading.confidence
+        ),
+    };
+    if reading.source == ClaimSource::Inferred {
+        for e in reading.evidence.iter().take(4) {
+            out.push_str(&format!("\n- line {}: \u{201c}{}\u{201d}", e.line, e.text));
+        }
+    }
+    if let Some(why) = &reading.why_not {
+        out.push_str(&format!("\n\nnot run: {why}"));
+    }
+    Some(out)
 }
 
 /// The block's verdict in each environment the records hold for it as it is now.
