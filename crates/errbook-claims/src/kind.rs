@@ -28,6 +28,13 @@ pub(crate) fn not_python(lang: &str, code: &str, scan: &Scan<'_>) -> Option<Stri
     if code.trim().is_empty() {
         return Some("empty".into());
     }
+    if code
+        .lines()
+        .map(str::trim)
+        .all(|l| l.is_empty() || l.starts_with('#'))
+    {
+        return Some("comments only, no code".into());
+    }
     if first.starts_with("Traceback (most recent call last)") {
         return Some("an output listing (a traceback)".into());
     }
@@ -117,5 +124,9 @@ mod tests {
         .unwrap()
         .starts_with("an output listing"));
         assert!(k("python", "for x in y if x is not None:\n    pass\n").is_none());
+        assert_eq!(
+            k("python", "# the fix goes here\n\n# and here\n").as_deref(),
+            Some("comments only, no code")
+        );
     }
 }
