@@ -193,7 +193,9 @@ impl PageRead<'_> {
             .iter()
             .map(|(l, c)| (s.line + l, *c))
             .collect();
-        let said = read::said(&self.around(s.line), &comments, self.title, true);
+        // The how-to prior is for whole programs: a block that imports what it uses.
+        let whole_program = !prog.imports.is_empty();
+        let said = read::said(&self.around(s.line), &comments, self.title, whole_program);
         let gpus = whole::gpus(&format!("{}{}", w.prelude, self.codes[i]));
         let mut imports = program(&scan(&w.prelude)).imports;
         for m in &prog.imports {
