@@ -100,7 +100,7 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
             side_label = Some((l, words, false));
         }
     }
-    let [comment_fails, next_thing, conditional, subject] = &*SENTENCE;
+    let comment_fails = &SENTENCE[0];
     // Comments that say what their line does when run.
     let mut said_of_line: Vec<(usize, &str)> = Vec::new();
     for (line, c) in comments {
@@ -115,25 +115,56 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
         }
         add(c, *line, 1.0, false);
     }
+    for (text, line, weight) in after_texts(around).into_iter().chain(before_texts(around)) {
+        add(text, line, weight, false);
+    }
+    if let Some((l, words, fails)) = side_label {
+        cues_push(&mut cues, l.line, words, fails, 1.5);
+    }
+    for (line, c) in said_of_line {
+        cues_push(&mut cues, line, c, true, 3.0);
+    }
+    cues
+}
+
+/// The sentences (and clauses) after a block that speak of it, with the weight each counts for.
+fn after_texts(around: &Around) -> Vec<(&str, usize, f32)> {
+    let [_, next_thing, conditional, subject] = &*SENTENCE;
+    let mut out = Vec::new();
     for (p, piece) in around.after.iter().enumerate() {
         let side = if p == 0 { 1.1 } else { 0.45 };
         for (k, s) in sentences(&piece.text, 4).into_iter().enumerate() {
             if next_thing.is_match(s) {
                 continue;
             }
-            let mut w = side * [1.0, 0.7, 0.5, 0.4][k];
-            if conditional.is_match(s) {
-                w *= 0.3;
-            } else if p == 0 && k == 0 && subject.is_match(s) {
-                // "This works and prints 15.": the block's own result, said of it.
-                w *= 1.7;
+            let w = side * [1.0, 0.7, 0.5, 0.4][k];
+            // Each clause of a sentence ("this completes; in a container it can fail") alone.
+            for (j, part) in s.split("; ").enumerate() {
+                let mut w = w;
+                if conditional.is_match(part) {
+                    w *= 0.3;
+                } else if p == 0 && k == 0 && j == 0 && subject.is_match(part) {
+                    // "This works and prints 15.": the block's own result, said of it.
+                    w *= 1.7;
+                }
+                out.push((part, piece.line, w));
             }
-            add(s, piece.line, w, false);
         }
     }
+    out
+}
+
+/// The sentences before a block that introduce it, with the weight each counts for.
+fn before_texts(around: &Around) -> Vec<(&str, usize, f32)> {
+    let conditional = &SENTENCE[2];
+    let mut out = Vec::new();
     let n = around.before.len();
     for (p, piece) in around.before.iter().enumerate() {
         let nearest = p + 1 == n;
+        // A paragraph right after the previous block speaks of that block.
+        if !nearest && p < around.after_block {
+            continue;
+        }
         let side = match (nearest, piece.text.trim_end().ends_with(':')) {
             (true, true) => 1.2,
             (true, false) => 0.5,
@@ -143,22 +174,17 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
         let last = ss.len();
         for (k, s) in ss.into_iter().enumerate() {
             let near_end = last - k;
+            // Of a paragraph that also follows the previous block, only its last sentence
+            // introduces this one.
+            if p < around.after_block && near_end > 1 {
+                continue;
+            }
             let cond = if conditional.is_match(s) { 0.3 } else { 1.0 };
-            add(
-                s,
-                piece.line,
-                cond * side * if near_end == 1 { 1.0 } else { 0.5 },
-                false,
-            );
+            let w = cond * side * if near_end == 1 { 1.0 } else { 0.5 };
+            out.push((s, piece.line, w));
         }
     }
-    if let Some((l, words, fails)) = side_label {
-        cues_push(&mut cues, l.line, words, fails, 1.5);
-    }
-    for (line, c) in said_of_line {
-        cues_push(&mut cues, line, c, true, 3.0);
-    }
-    cues
+    out
 }
 
 /// Read what the text claims about a block: `around` it, its `comments` (line in the file,
@@ -302,6 +328,7 @@ mod tests {
             line: 20,
             label: Some(piece(18, "Example 1: The Problematic Approach")),
             before: vec![],
+            after_block: 0,
             after: vec![piece(34, "This example demonstrates a common setup. It does not solve the underlying problem.")],
         };
         let s = said(
@@ -376,6 +403,7 @@ mod rules {
             line: 10,
             label: None,
             before: vec![],
+            after_block: 0,
             after: vec![Piece {
                 line: 20,
                 text: text.into(),
@@ -456,6 +484,42 @@ mod rules {
             ..Around::default()
         };
         assert!(fails(claim(&a, &[], false)));
+    }
+
+    #[test]
+    fn a_paragraph_after_the_previous_block_speaks_of_that_block() {
+        let p = |line, text: &str| Piece {
+            line,
+            text: text.into(),
+        };
+        let a = Around {
+            before: vec![
+                p(5, "This runs cleanly."),
+                p(
+                    7,
+                    "The reporter confirmed that 16 fits. The same failure, reproduced in a few lines:",
+                ),
+            ],
+            after_block: 2,
+            ..Around::default()
+        };
+        assert!(fails(claim(&a, &[], false)));
+        assert_eq!(
+            claim(
+                &after("Only each layer's input is kept, and the step fits."),
+                &[],
+                false
+            ),
+            Some(Claim::Runs)
+        );
+        assert_eq!(
+            claim(
+                &after("A NumPy array is one object, and memory stays flat."),
+                &[],
+                false
+            ),
+            Some(Claim::Runs)
+        );
     }
 
     #[test]

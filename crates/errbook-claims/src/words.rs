@@ -37,6 +37,7 @@ pub(crate) const CUES: &[Cue] = &[
     c(r"\bfaulty\b", true, 2.0),
     c(r"\bfail(s|ed|ing)?\b", true, 2.0),
     c(r"\bruns? out of memory\b", true, 2.0),
+    c(r"\b(do|does|did|would|will) not fit\b", true, 1.5),
     c(r"\bout of memory\b", true, 1.2),
     c(r"\bfailures?\b", true, 0.8),
     c(r"\bcrash(es|ed|ing)?\b", true, 2.0),
@@ -47,6 +48,11 @@ pub(crate) const CUES: &[Cue] = &[
     ),
     c(r"\bwill (\w+ )?(raise|throw|error)\b", true, 2.0),
     c(r"\bleak(s|ed|ing|y)?\b", true, 1.5),
+    c(
+        r"\b(is|gives|produces|hits|shows) (the|an?|this|that)\b[^.;]{0,40}\b(error|exception|failure|crash)\b",
+        true,
+        1.5,
+    ),
     c(r"\btrigger(s|ed|ing)?\b", true, 1.2),
     c(r"\breproduc(e|es|ed|ing|tion)\b", true, 1.5),
     c(
@@ -99,6 +105,12 @@ pub(crate) const CUES: &[Cue] = &[
     c(r"\b(completes|succeeds|finishes)\b", false, 1.5),
     c(r"\b(proceeds|behaves) (normally|as expected)\b", false, 1.5),
     c(r"\bas expected\b", false, 1.2),
+    c(
+        r"\b(stays|remains|stay|remain) (flat|constant|bounded|stable)\b",
+        false,
+        1.5,
+    ),
+    c(r"\b(fits|fitted)\b", false, 1.5),
     c(
         r"\b(this|it|that|version|code|loop|script) (now )?runs\b",
         false,
