@@ -52,6 +52,13 @@ fn body_start(text: &str) -> usize {
 
 /// Each fenced or indented block of `text` with its surroundings, in document order.
 pub(crate) fn around(text: &str) -> Vec<Around> {
+    let mut out = as_written(text);
+    drop_next_intros(&mut out);
+    out
+}
+
+/// Each block with the prose on each side as the text sets it out.
+fn as_written(text: &str) -> Vec<Around> {
     let from = body_start(text).min(text.len());
     let body = &text[from..];
     let mut starts: Vec<usize> = vec![0];
@@ -137,6 +144,20 @@ pub(crate) fn around(text: &str) -> Vec<Around> {
     out
 }
 
+/// Of two paragraphs after a block, the second, where the next block follows it directly,
+/// introduces that block: it is not read as said of this one.
+fn drop_next_intros(out: &mut [Around]) {
+    for k in 1..out.len() {
+        let Some(intro) = out[k].before.last().map(|p| p.line) else {
+            continue;
+        };
+        let prev = &mut out[k - 1].after;
+        if prev.len() >= 2 && prev.last().is_some_and(|p| p.line == intro) {
+            prev.pop();
+        }
+    }
+}
+
 /// How many of `before`, from the first, are also the previous block's `after`.
 fn follows(prev: Option<&Around>, before: &[Piece]) -> usize {
     prev.map_or(0, |prev| {
@@ -213,5 +234,6 @@ mod tests {
         let a = around(t);
         assert_eq!(a[1].before.len(), 2);
         assert_eq!(a[1].after_block, 2, "both follow the first block");
+        assert_eq!(a[0].after.len(), 1, "the second introduces the next block");
     }
 }
