@@ -7,10 +7,11 @@ use serde_json::Value;
 
 /// Floors on the held-out part. Runnable and the links meet the goals, and are floored
 /// there. Claims right and invented do not yet (goals: right >= 0.95, invented <= 0.02): their
-/// floors are a little under what the claims reader reached when this set was made (held out
-/// right 64.1%, invented 9.5%; bench/claims/README.md), to be raised as the reading improves.
-const CLAIMS_RIGHT: f64 = 0.60;
-const INVENTED_AT_MOST: f64 = 0.12;
+/// floors are a little under what the claims reader reaches (held out right 71.8%, invented
+/// 9.5%, up from 64.1% and 9.5% when this set was made; bench/claims/README.md), to be raised
+/// as the reading improves.
+const CLAIMS_RIGHT: f64 = 0.70;
+const INVENTED_AT_MOST: f64 = 0.10;
 const RUNNABLE: f64 = 0.90;
 const LINKS_PRECISION: f64 = 0.90;
 const LINKS_RECALL: f64 = 0.90;

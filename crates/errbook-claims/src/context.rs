@@ -21,6 +21,9 @@ pub(crate) struct Around {
     pub before: Vec<Piece>,
     /// Paragraphs after the block, up to the next block or label.
     pub after: Vec<Piece>,
+    /// How many of `before`, from the first, follow the previous block directly (they are its
+    /// `after` too, and speak of it first).
+    pub after_block: usize,
 }
 
 /// Longest text read of one piece: claims are made in its first sentences.
@@ -49,6 +52,13 @@ fn body_start(text: &str) -> usize {
 
 /// Each fenced or indented block of `text` with its surroundings, in document order.
 pub(crate) fn around(text: &str) -> Vec<Around> {
+    let mut out = as_written(text);
+    drop_next_intros(&mut out);
+    out
+}
+
+/// Each block with the prose on each side as the text sets it out.
+fn as_written(text: &str) -> Vec<Around> {
     let from = body_start(text).min(text.len());
     let body = &text[from..];
     let mut starts: Vec<usize> = vec![0];
@@ -69,11 +79,14 @@ pub(crate) fn around(text: &str) -> Vec<Around> {
             Event::Start(Tag::CodeBlock(_)) => {
                 in_code = true;
                 flush(&mut reading, &mut label, &mut prose, &mut out, after_open);
+                let before = std::mem::take(&mut prose);
+                let after_block = follows(out.last(), &before);
                 out.push(Around {
                     line: line_of(r.start),
                     label: label.clone(),
-                    before: std::mem::take(&mut prose),
+                    before,
                     after: Vec::new(),
+                    after_block,
                 });
                 after_open = true;
             }
@@ -129,6 +142,30 @@ pub(crate) fn around(text: &str) -> Vec<Around> {
     }
     flush(&mut reading, &mut label, &mut prose, &mut out, after_open);
     out
+}
+
+/// Of two paragraphs after a block, the second, where the next block follows it directly,
+/// introduces that block: it is not read as said of this one.
+fn drop_next_intros(out: &mut [Around]) {
+    for k in 1..out.len() {
+        let Some(intro) = out[k].before.last().map(|p| p.line) else {
+            continue;
+        };
+        let prev = &mut out[k - 1].after;
+        if prev.len() >= 2 && prev.last().is_some_and(|p| p.line == intro) {
+            prev.pop();
+        }
+    }
+}
+
+/// How many of `before`, from the first, are also the previous block's `after`.
+fn follows(prev: Option<&Around>, before: &[Piece]) -> usize {
+    prev.map_or(0, |prev| {
+        before
+            .iter()
+            .take_while(|p| prev.after.iter().any(|a| a.line == p.line))
+            .count()
+    })
 }
 
 /// End the piece being read: a bold-only paragraph becomes the label, any other the prose
@@ -193,5 +230,10 @@ mod tests {
         );
         assert_eq!(a[1].label.as_ref().unwrap().line, 16);
         assert!(a[1].before.is_empty());
+        let t = "```python\nx = 1\n```\n\nThis fails.\n\nThe fix:\n\n```python\ny = 2\n```\n";
+        let a = around(t);
+        assert_eq!(a[1].before.len(), 2);
+        assert_eq!(a[1].after_block, 2, "both follow the first block");
+        assert_eq!(a[0].after.len(), 1, "the second introduces the next block");
     }
 }

@@ -45,7 +45,10 @@ fn words(s: &str) -> Vec<String> {
 fn clause_before(s: &str, at: usize) -> Vec<String> {
     let head = &s[..at];
     let start = head
-        .rfind(['.', ',', ';', ':', '!', '?', '(', ')', '\u{2014}'])
+        // A quotation ends a clause too: its words ("Cannot re-initialize") turn nothing.
+        .rfind([
+            '.', ',', ';', ':', '!', '?', '(', ')', '\u{2014}', '"', '`', '\u{201c}', '\u{201d}',
+        ])
         .map_or(0, |i| i + 1);
     let mut w = words(&head[start..]);
     if let Some(k) = w.iter().rposition(|x| CLAUSE_ENDS.contains(&x.as_str())) {
@@ -65,6 +68,8 @@ fn turn(cue_fails: bool, before: &[String]) -> (bool, f32, usize) {
     if let Some(k) = before
         .iter()
         .rposition(|w| NOT.contains(&w.as_str()) || REMEDY.contains(&w.as_str()))
+        // "without X this raises" sets a condition; "runs without error" turns the cue.
+        .filter(|&k| before[k] != "without" || k + 2 >= before.len())
     {
         let w = before[k].as_str();
         from = k;
@@ -179,6 +184,17 @@ mod tests {
             way("It doesn't use spawn, so it will fail"),
             [(true, "fail".to_string())]
         );
+        assert_eq!(
+            way("without --shm-size this raises"),
+            [(true, "raises".to_string())]
+        );
+        assert_eq!(
+            way("runs without error")[1],
+            (false, "without error".into())
+        );
+        assert!(way("which raises the \"Cannot re-initialize CUDA\" error")
+            .iter()
+            .all(|f| f.0));
         assert!(find("Example 1: Incorrect Initialization (Error Prone)")
             .iter()
             .all(|f| f.fails));

@@ -111,6 +111,14 @@ fn kinds_of(snippets: &[Snippet], codes: &[String], scans: &[Scan]) -> Vec<Optio
         .collect()
 }
 
+/// Lines of `code` that hold code: not blank, not only a comment.
+fn code_lines(code: &str) -> usize {
+    code.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count()
+}
+
 /// Each block as the page's Python: its program, the example number its label gives, the
 /// example its comments point at.
 fn blocks_of<'a>(
@@ -193,7 +201,16 @@ impl PageRead<'_> {
             .iter()
             .map(|(l, c)| (s.line + l, *c))
             .collect();
-        let said = read::said(&self.around(s.line), &comments, self.title, true);
+        // The how-to prior is for whole programs: a block that imports what it uses.
+        let whole_program = !prog.imports.is_empty();
+        let mut said = read::said(&self.around(s.line), &comments, self.title, whole_program);
+        // One line that imports nothing, or two that go into an earlier block's program, show
+        // a change to make, not an example to run: the prose speaks of the program they go into.
+        let lines = code_lines(&self.codes[i]);
+        if !whole_program && (lines <= 1 || (lines <= 2 && !w.continues.is_empty())) {
+            said.claim = None;
+            said.evidence.clear();
+        }
         let gpus = whole::gpus(&format!("{}{}", w.prelude, self.codes[i]));
         let mut imports = program(&scan(&w.prelude)).imports;
         for m in &prog.imports {
@@ -287,5 +304,17 @@ fn none(source: ClaimSource, why: String) -> ClaimReading {
         gpus: 0,
         runnable: false,
         why_not: Some(why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_one_line_change_counts_as_one_line_of_code() {
+        assert_eq!(super::code_lines("h = h.detach()\n"), 1);
+        assert_eq!(
+            super::code_lines("# ... (as in Example 1) ...\n\nx = f(y)\nprint(x)\n"),
+            2
+        );
     }
 }

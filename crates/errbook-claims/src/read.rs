@@ -3,9 +3,11 @@
 //! (`cues`), the confidence the balance of them, no claim below the threshold. A failing claim
 //! names the exception (and message) where the block's comments or the prose name one.
 
-use super::context::{Around, Piece};
+use super::context::Around;
 use super::cues::{self, Found};
-use super::words::{HOW_TO, LABEL_AFTER, LABEL_BEFORE};
+use super::words::{
+    COMMENT_FAILS, CONDITIONAL, HOW_TO, LABEL_AFTER, LABEL_BEFORE, NEXT_THING, SUBJECT_IS_BLOCK,
+};
 use errbook_core::model::{Claim, ClaimEvidence};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -31,6 +33,12 @@ struct Weighed {
 static EXCEPTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception))\b(?::[ \t]*([^\n]{3,160}))?")
         .expect("a fixed pattern")
+});
+/// The sentence patterns: a comment that says its line fails, a sentence about the next
+/// thing, a conditional one, one whose subject is the block.
+static SENTENCE: LazyLock<[Regex; 4]> = LazyLock::new(|| {
+    [COMMENT_FAILS, NEXT_THING, CONDITIONAL, SUBJECT_IS_BLOCK]
+        .map(|p| Regex::new(p).expect("a fixed pattern"))
 });
 static LABELS: LazyLock<(Regex, Regex, Regex)> = LazyLock::new(|| {
     let r = |p: &str| Regex::new(p).expect("a fixed pattern");
@@ -92,20 +100,73 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
             side_label = Some((l, words, false));
         }
     }
+    let comment_fails = &SENTENCE[0];
+    // Comments that say what their line does when run.
+    let mut said_of_line: Vec<(usize, &str)> = Vec::new();
     for (line, c) in comments {
-        add(c.trim(), *line, 1.0, false);
+        let c = c.trim();
+        // A placeholder ("... work on buf ...") stands for code, not for a claim.
+        if c.starts_with("...") {
+            continue;
+        }
+        if comment_fails.is_match(c) {
+            said_of_line.push((*line, c));
+            continue;
+        }
+        add(c, *line, 1.0, false);
     }
+    for (text, line, weight) in after_texts(around).into_iter().chain(before_texts(around)) {
+        add(text, line, weight, false);
+    }
+    if let Some((l, words, fails)) = side_label {
+        cues_push(&mut cues, l.line, words, fails, 1.5);
+    }
+    for (line, c) in said_of_line {
+        cues_push(&mut cues, line, c, true, 3.0);
+    }
+    cues
+}
+
+/// The sentences (and clauses) after a block that speak of it, with the weight each counts for.
+fn after_texts(around: &Around) -> Vec<(&str, usize, f32)> {
+    let [_, next_thing, conditional, subject] = &*SENTENCE;
+    let mut out = Vec::new();
     for (p, piece) in around.after.iter().enumerate() {
-        let side = if p == 0 { 0.9 } else { 0.45 };
+        let side = if p == 0 { 1.1 } else { 0.45 };
         for (k, s) in sentences(&piece.text, 4).into_iter().enumerate() {
-            add(s, piece.line, side * [1.0, 0.7, 0.5, 0.4][k], false);
+            if next_thing.is_match(s) {
+                continue;
+            }
+            let w = side * [1.0, 0.7, 0.5, 0.4][k];
+            // Each clause of a sentence ("this completes; in a container it can fail") alone.
+            for (j, part) in s.split("; ").enumerate() {
+                let mut w = w;
+                if conditional.is_match(part) {
+                    w *= 0.3;
+                } else if p == 0 && k == 0 && j == 0 && subject.is_match(part) {
+                    // "This works and prints 15.": the block's own result, said of it.
+                    w *= 1.7;
+                }
+                out.push((part, piece.line, w));
+            }
         }
     }
+    out
+}
+
+/// The sentences before a block that introduce it, with the weight each counts for.
+fn before_texts(around: &Around) -> Vec<(&str, usize, f32)> {
+    let conditional = &SENTENCE[2];
+    let mut out = Vec::new();
     let n = around.before.len();
     for (p, piece) in around.before.iter().enumerate() {
         let nearest = p + 1 == n;
+        // A paragraph right after the previous block speaks of that block.
+        if !nearest && p < around.after_block {
+            continue;
+        }
         let side = match (nearest, piece.text.trim_end().ends_with(':')) {
-            (true, true) => 0.8,
+            (true, true) => 1.2,
             (true, false) => 0.5,
             _ => 0.25,
         };
@@ -113,18 +174,17 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
         let last = ss.len();
         for (k, s) in ss.into_iter().enumerate() {
             let near_end = last - k;
-            add(
-                s,
-                piece.line,
-                side * if near_end == 1 { 1.0 } else { 0.5 },
-                false,
-            );
+            // Of a paragraph that also follows the previous block, only its last sentence
+            // introduces this one.
+            if p < around.after_block && near_end > 1 {
+                continue;
+            }
+            let cond = if conditional.is_match(s) { 0.3 } else { 1.0 };
+            let w = cond * side * if near_end == 1 { 1.0 } else { 0.5 };
+            out.push((s, piece.line, w));
         }
     }
-    if let Some((l, words, fails)) = side_label {
-        cues_push(&mut cues, l, words, fails);
-    }
-    cues
+    out
 }
 
 /// Read what the text claims about a block: `around` it, its `comments` (line in the file,
@@ -204,13 +264,13 @@ pub(crate) fn said(
     }
 }
 
-fn cues_push(cues: &mut Vec<Weighed>, l: &Piece, words: &str, fails: bool) {
+fn cues_push(cues: &mut Vec<Weighed>, line: usize, words: &str, fails: bool, weight: f32) {
     cues.push(Weighed {
-        line: l.line,
-        weight: 1.5,
+        line,
+        weight,
         found: Found {
             fails,
-            weight: 1.5,
+            weight,
             words: words.to_string(),
         },
     });
@@ -252,6 +312,7 @@ fn named_error(around: &Around, comments: &[(usize, &str)]) -> (Option<String>, 
 
 #[cfg(test)]
 mod tests {
+    use super::super::context::Piece;
     use super::*;
 
     fn piece(line: usize, text: &str) -> Piece {
@@ -267,6 +328,7 @@ mod tests {
             line: 20,
             label: Some(piece(18, "Example 1: The Problematic Approach")),
             before: vec![],
+            after_block: 0,
             after: vec![piece(34, "This example demonstrates a common setup. It does not solve the underlying problem.")],
         };
         let s = said(
@@ -328,5 +390,142 @@ mod tests {
                 message: Some("Cannot re-initialize CUDA in forked subprocess".into())
             })
         );
+    }
+}
+
+#[cfg(test)]
+mod rules {
+    use super::super::context::Piece;
+    use super::*;
+
+    fn after(text: &str) -> Around {
+        Around {
+            line: 10,
+            label: None,
+            before: vec![],
+            after_block: 0,
+            after: vec![Piece {
+                line: 20,
+                text: text.into(),
+            }],
+        }
+    }
+
+    fn claim(a: &Around, comments: &[(usize, &str)], program: bool) -> Option<Claim> {
+        said(a, comments, ("How to do it?", 1), program).claim
+    }
+
+    fn fails(c: Option<Claim>) -> bool {
+        matches!(c, Some(Claim::Fails { .. }))
+    }
+
+    #[test]
+    fn a_comment_naming_what_its_line_raises_is_a_failing_claim() {
+        let a = Around::default();
+        for c in [
+            " RuntimeError: Trying to backward through the graph a second time",
+            " fails: Adam's state is still on the CPU",
+            " fails at step 1: h still links to step 0's graph",
+            " raises: default process group has not been initialized",
+        ] {
+            assert!(fails(claim(&a, &[(5, c)], false)), "{c}");
+        }
+        // A placeholder comment is no claim.
+        assert_eq!(claim(&a, &[(5, " ... work on buf ...")], false), None);
+    }
+
+    #[test]
+    fn the_sentence_right_after_a_block_says_what_it_does() {
+        assert_eq!(
+            claim(&after("This works and prints 15."), &[], false),
+            Some(Claim::Runs)
+        );
+        assert!(fails(claim(
+            &after("With two workers this fails at the first batch."),
+            &[],
+            false
+        )));
+        assert_eq!(
+            claim(&after("It prints 0: nothing is held."), &[], false),
+            Some(Claim::Runs)
+        );
+        assert_eq!(
+            claim(
+                &after("This will not fail even on small cards."),
+                &[],
+                false
+            ),
+            Some(Claim::Runs)
+        );
+    }
+
+    #[test]
+    fn sentences_about_the_next_block_or_a_setup_make_no_claim() {
+        // The next block's introduction and a remedy named as a noun.
+        for s in [
+            "The large version, which raises `RESOURCE_EXHAUSTED` on a card of that size:",
+            "The fix is the order: move the model first.",
+            "Whether this runs out depends on the card; the maintainers' fix applies either way.",
+            "It can fail in a container.",
+        ] {
+            assert_eq!(claim(&after(s), &[], false), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn an_introduction_ending_in_a_colon_speaks_of_its_block() {
+        let a = Around {
+            before: vec![Piece {
+                line: 8,
+                text:
+                    "The large version, which raises `RESOURCE_EXHAUSTED` on a card of that size:"
+                        .into(),
+            }],
+            ..Around::default()
+        };
+        assert!(fails(claim(&a, &[], false)));
+    }
+
+    #[test]
+    fn a_paragraph_after_the_previous_block_speaks_of_that_block() {
+        let p = |line, text: &str| Piece {
+            line,
+            text: text.into(),
+        };
+        let a = Around {
+            before: vec![
+                p(5, "This runs cleanly."),
+                p(
+                    7,
+                    "The reporter confirmed that 16 fits. The same failure, reproduced in a few lines:",
+                ),
+            ],
+            after_block: 2,
+            ..Around::default()
+        };
+        assert!(fails(claim(&a, &[], false)));
+        assert_eq!(
+            claim(
+                &after("Only each layer's input is kept, and the step fits."),
+                &[],
+                false
+            ),
+            Some(Claim::Runs)
+        );
+        assert_eq!(
+            claim(
+                &after("A NumPy array is one object, and memory stays flat."),
+                &[],
+                false
+            ),
+            Some(Claim::Runs)
+        );
+    }
+
+    #[test]
+    fn the_how_to_title_makes_no_claim_for_a_block_without_imports() {
+        let plain = after("The snapshot lists each segment.");
+        assert_eq!(claim(&plain, &[], true), Some(Claim::Runs));
+        assert_eq!(claim(&plain, &[], false), None);
     }
 }

@@ -19,6 +19,12 @@ const fn c(pattern: &'static str, fails: bool, weight: f32) -> Cue {
 }
 
 pub(crate) const CUES: &[Cue] = &[
+    // Working, said as a failure denied; listed first so that it wins over the failure's word.
+    c(
+        r"\b(will|would|does|did|should|can) (not|never) (\w+ )?(fail|raise|throw|error|crash)\b",
+        false,
+        2.0,
+    ),
     // Failing.
     c(r"\bproblematic\b", true, 2.0),
     c(r"\bincorrect(ly)?\b", true, 2.0),
@@ -30,6 +36,9 @@ pub(crate) const CUES: &[Cue] = &[
     c(r"\berror[- ]prone\b", true, 2.0),
     c(r"\bfaulty\b", true, 2.0),
     c(r"\bfail(s|ed|ing)?\b", true, 2.0),
+    c(r"\bruns? out of memory\b", true, 2.0),
+    c(r"\b(do|does|did|would|will) not fit\b", true, 1.5),
+    c(r"\bout of memory\b", true, 1.2),
     c(r"\bfailures?\b", true, 0.8),
     c(r"\bcrash(es|ed|ing)?\b", true, 2.0),
     c(
@@ -37,7 +46,13 @@ pub(crate) const CUES: &[Cue] = &[
         true,
         1.5,
     ),
-    c(r"\bwill (raise|throw|error)\b", true, 2.0),
+    c(r"\bwill (\w+ )?(raise|throw|error)\b", true, 2.0),
+    c(r"\bleak(s|ed|ing|y)?\b", true, 1.5),
+    c(
+        r"\b(is|gives|produces|hits|shows) (the|an?|this|that)\b[^.;]{0,40}\b(error|exception|failure|crash)\b",
+        true,
+        1.5,
+    ),
     c(r"\btrigger(s|ed|ing)?\b", true, 1.2),
     c(r"\breproduc(e|es|ed|ing|tion)\b", true, 1.5),
     c(
@@ -86,6 +101,21 @@ pub(crate) const CUES: &[Cue] = &[
         2.0,
     ),
     c(r"\bworks?\b", false, 1.5),
+    c(r"\b(prints|printing)\b", false, 1.5),
+    c(r"\b(completes|succeeds|finishes)\b", false, 1.5),
+    c(r"\b(proceeds|behaves) (normally|as expected)\b", false, 1.5),
+    c(r"\bas expected\b", false, 1.2),
+    c(
+        r"\b(stays|remains|stay|remain) (flat|constant|bounded|stable)\b",
+        false,
+        1.5,
+    ),
+    c(r"\b(fits|fitted)\b", false, 1.5),
+    c(
+        r"\b(this|it|that|version|code|loop|script) (now )?runs\b",
+        false,
+        1.5,
+    ),
     c(r"\bworking\b", false, 1.2),
     c(r"\brecommended\b", false, 1.5),
     c(r"\bbest practices?\b", false, 1.5),
@@ -191,6 +221,8 @@ pub(crate) const HEDGES: &[(&str, f32)] = &[
     ("possibly", 0.5),
     ("perhaps", 0.5),
     ("sometimes", 0.6),
+    ("can", 0.5),
+    ("whether", 0.3),
     ("likely", 0.85),
     ("probably", 0.85),
     ("often", 0.85),
@@ -206,3 +238,17 @@ pub(crate) const CLAUSE_ENDS: &[&str] = &[
 
 /// A title that asks how to do something: its examples are presented as working ones.
 pub(crate) const HOW_TO: &str = r"(?i)^\W*(how (to|do|can|should|would)|what is the (best|right|correct|proper) way|best way)\b";
+
+/// A comment on a block's line that names what that line does when run: an exception and its
+/// message ("# RuntimeError: ..."), or "fails", "raises", "crashes" as its first word.
+pub(crate) const COMMENT_FAILS: &str = r"^\W*((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(Error|Exception)\s*:|(fails|raises|crashes|errors out|throws)\b)";
+
+/// A sentence after a block that is about something else to come: it introduces the next
+/// block ("...:") or names a remedy as a noun ("The fix is ...", "the maintainers' fix").
+pub(crate) const NEXT_THING: &str = r"(?i)(:\s*$|^\W*(the|a|one|another|what|a better|the real|the usual)\b[^.]{0,20}\b(fix|fixes|solution|answer|workaround|remedy)\b|\w(s'|'s) (fix|solution|answer|workaround)\b)";
+
+/// Words that make a sentence's cues conditional on a setup: no claim from them alone.
+pub(crate) const CONDITIONAL: &str = r"(?i)\b(depends on|depending on|on some (setups|systems|machines|cards)|in a container|on older|on newer)\b";
+
+/// A sentence after a block that speaks of the block itself: "This ...", "It ...".
+pub(crate) const SUBJECT_IS_BLOCK: &str = r"(?i)^\W*(this|it|that|the (code|loop|script|snippet|program|version|example|call)|with [^,.]{1,60},? this)\b";
