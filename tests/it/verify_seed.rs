@@ -53,7 +53,9 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
         "{text}"
     );
     assert!(
-        text.contains("Read as the working case (\u{2018}improved\u{2019}"),
+        text.contains(
+            "Read as the working case (\u{2018}robust\u{2019}; \u{2018}improved\u{2019})"
+        ),
         "{text}"
     );
     assert!(

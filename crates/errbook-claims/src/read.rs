@@ -28,6 +28,9 @@ struct Weighed {
     found: Found,
     line: usize,
     weight: f32,
+    /// Where it stands, for the order a reader is shown the evidence in: 0 the label, 1 the
+    /// block's own comments, 2 the prose around it, 3 the title.
+    place: u8,
 }
 
 static EXCEPTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -77,7 +80,7 @@ fn label_words(label: &str) -> &str {
 /// comments, the first sentences after it, the prose that introduces it.
 fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
     let mut cues: Vec<Weighed> = Vec::new();
-    let mut add = |text: &str, line: usize, weight: f32, whole: bool| {
+    let mut add = |text: &str, line: usize, weight: f32, whole: bool, place: u8| {
         for mut f in cues::find(text) {
             if whole {
                 f.words = text.to_string();
@@ -86,13 +89,14 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
                 line,
                 weight: weight * f.weight,
                 found: f,
+                place,
             });
         }
     };
     let mut side_label = None;
     if let Some(l) = &around.label {
         let words = label_words(&l.text);
-        add(words, l.line, 1.2, true);
+        add(words, l.line, 1.2, true, 0);
         let (before, after, _) = &*LABELS;
         if before.is_match(words) {
             side_label = Some((l, words, true));
@@ -113,16 +117,16 @@ fn gather(around: &Around, comments: &[(usize, &str)]) -> Vec<Weighed> {
             said_of_line.push((*line, c));
             continue;
         }
-        add(c, *line, 1.0, false);
+        add(c, *line, 1.0, false, 1);
     }
     for (text, line, weight) in after_texts(around).into_iter().chain(before_texts(around)) {
-        add(text, line, weight, false);
+        add(text, line, weight, false, 2);
     }
     if let Some((l, words, fails)) = side_label {
-        cues_push(&mut cues, l.line, words, fails, 1.5);
+        cues_push(&mut cues, (l.line, 0), words, fails, 1.5);
     }
     for (line, c) in said_of_line {
-        cues_push(&mut cues, line, c, true, 3.0);
+        cues_push(&mut cues, (line, 1), c, true, 3.0);
     }
     cues
 }
@@ -207,7 +211,7 @@ pub(crate) fn said(
         .filter(|c| !c.found.fails)
         .map(|c| c.weight)
         .sum();
-    let mut evidence: Vec<(f32, bool, ClaimEvidence)> = cues
+    let mut evidence: Vec<(f32, bool, ClaimEvidence, u8)> = cues
         .iter()
         .map(|c| {
             (
@@ -217,6 +221,7 @@ pub(crate) fn said(
                     line: c.line,
                     text: c.found.words.clone(),
                 },
+                c.place,
             )
         })
         .collect();
@@ -230,6 +235,7 @@ pub(crate) fn said(
                 line: title_line,
                 text: title.to_string(),
             },
+            3,
         ));
     }
     fails = fails.max(0.0);
@@ -243,9 +249,11 @@ pub(crate) fn said(
         };
     }
     evidence.retain(|e| e.1 == claim_fails);
-    evidence.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // The words the block's own text says first (label, comments), then the prose around it,
+    // each by what it counts for.
+    evidence.sort_by(|a, b| a.3.cmp(&b.3).then(b.0.total_cmp(&a.0)));
     let mut ev: Vec<ClaimEvidence> = Vec::new();
-    for (_, _, e) in evidence {
+    for (_, _, e, _) in evidence {
         let low = e.text.to_lowercase();
         if !ev.iter().any(|x| x.text.to_lowercase().contains(&low)) && ev.len() < 6 {
             ev.push(e);
@@ -264,10 +272,17 @@ pub(crate) fn said(
     }
 }
 
-fn cues_push(cues: &mut Vec<Weighed>, line: usize, words: &str, fails: bool, weight: f32) {
+fn cues_push(
+    cues: &mut Vec<Weighed>,
+    (line, place): (usize, u8),
+    words: &str,
+    fails: bool,
+    weight: f32,
+) {
     cues.push(Weighed {
         line,
         weight,
+        place,
         found: Found {
             fails,
             weight,
