@@ -13,8 +13,12 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
     let (_t, out) = build(&repo(), &[]);
     let html = read(&out, ENTRY);
     let all = text_of(&html);
+    // The date is the newest record's; the rest is what the records say.
+    let verified = all
+        .find("Verified on H100 and H200, 2026-")
+        .expect("the verification line");
     assert!(
-        all.contains("Verified on H100 and H200, 2026-11-26: 1 of 3 workarounds works, 2 failed"),
+        all[verified..].contains(": 1 of 3 workarounds works, 2 failed"),
         "{all}"
     );
     let w1 = section(&html, "workaround-1", &["workaround-2", "dead-ends"]);
@@ -32,7 +36,7 @@ fn the_seed_pages_say_what_the_records_found_in_readers_words() {
         .find("Root cause RuntimeError: An attempt has been made to start a new process")
         .unwrap_or_else(|| panic!("{w1}"));
     let then = w1
-        .find("Reported as RuntimeError: DataLoader worker (pid(s) 22) exited unexpectedly")
+        .find("Reported as RuntimeError: DataLoader worker (pid(s) ")
         .unwrap_or_else(|| panic!("{w1}"));
     assert!(cause < then, "the root cause first");
     let d2 = text_of(section(&html, "dead-end-2", &["dead-end-3"]));

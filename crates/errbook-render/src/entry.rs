@@ -149,6 +149,31 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
     );
     c.insert("fix_rate", &e.fix_rate);
     c.insert("root_cause", &md(&e.root_cause));
+    versions_context(&mut c, v);
+    c.insert("answer", &answer(&works, &failed, others.len()));
+    c.insert("works", &works);
+    c.insert("others", &others);
+    c.insert("failed", &failed);
+    c.insert("dead_ends", &dead_ends);
+    c.insert("sections", &sections);
+    c.insert("discussed", &discussed);
+    c.insert("related", &related);
+    // An alias worded as the message itself is no other wording.
+    let aliases: Vec<&String> = (e.aliases.iter())
+        .filter(|a| a.trim() != e.message.trim())
+        .collect();
+    c.insert("aliases", &aliases);
+    c.insert("blocks_ran", &super::reading::blocks_ran(&v.snippets));
+    c.insert("tags", &e.tags);
+    let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
+    c.insert("api", &api);
+    c
+}
+
+/// The version table's part of the entry page: the table (without the columns no version
+/// fills), one line where every row says the same, and which claimed versions the runs cover.
+fn versions_context(c: &mut tera::Context, v: &EntryView<'_>) {
+    let e = v.entry;
     c.insert("versions", &e.versions);
     // A column no version fills says nothing: it is left out.
     c.insert(
@@ -159,11 +184,6 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
         "deprecated",
         &e.versions.iter().any(|v| v.deprecated.is_some()),
     );
-    c.insert("answer", &answer(&works, &failed, others.len()));
-    c.insert("works", &works);
-    c.insert("others", &others);
-    c.insert("failed", &failed);
-    c.insert("dead_ends", &dead_ends);
     let same = e
         .versions
         .first()
@@ -182,19 +202,6 @@ fn context(ctx: &PageCtx<'_>, v: &EntryView<'_>, md: &impl Fn(&str) -> String) -
                 .flat_map(|s| s.evidence.machines.iter().map(|m| m.run.record)),
         ),
     );
-    c.insert("sections", &sections);
-    c.insert("discussed", &discussed);
-    c.insert("related", &related);
-    // An alias worded as the message itself is no other wording.
-    let aliases: Vec<&String> = (e.aliases.iter())
-        .filter(|a| a.trim() != e.message.trim())
-        .collect();
-    c.insert("aliases", &aliases);
-    c.insert("blocks_ran", &super::reading::blocks_ran(&v.snippets));
-    c.insert("tags", &e.tags);
-    let api = urls::entry_json_in(&e.id, ctx.r.cfg.build.entry_json).map(|u| ctx.href(&u));
-    c.insert("api", &api);
-    c
 }
 
 /// A list of workarounds with each item's `value` set where the list's own count (one more

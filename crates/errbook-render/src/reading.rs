@@ -69,6 +69,9 @@ pub(crate) fn blocks_ran(views: &[SnippetView<'_>]) -> String {
             (Some(_), _) if matches!(v.status, Status::Stale(_)) => {
                 "changed since its last run".to_string()
             }
+            (Some(run), _) if run.gpus > 1 => {
+                format!("needs {} GPUs; no record from such a host yet", run.gpus)
+            }
             (Some(_), _) => "not run yet".to_string(),
             (None, Some(r)) => match (&r.why_not, &r.claim) {
                 (Some(w), _) => w.clone(),
