@@ -119,7 +119,7 @@ impl Index {
             }
         }
         Index {
-            heads: super::titled::heads(&templates),
+            heads: heads(&templates),
             templates,
             words,
             grams,
@@ -173,4 +173,30 @@ pub(super) fn grams_of(words: &[String]) -> impl Iterator<Item = u64> + '_ {
 pub(super) fn code_of(e: &Entry) -> Option<&str> {
     let c = e.error_code.as_deref()?.trim_matches('`').trim();
     (c.len() >= 4).then_some(c)
+}
+
+/// Headlines of this many words are looked for in titles.
+const WORDS: std::ops::RangeInclusive<usize> = 3..=8;
+/// The templates whose headline can be named in a title, by their first word: those of 3 to 8
+/// words that no other entry's message starts with (a title naming a headline that several
+/// entries share does not say which it is about).
+fn heads(templates: &[NumberedTemplate]) -> HashMap<u32, Vec<u32>> {
+    let mut owners: HashMap<&[u32], (usize, bool)> = HashMap::new();
+    let heads = templates
+        .iter()
+        .enumerate()
+        .filter(|(_, tpl)| WORDS.contains(&tpl.headline) && tpl.words.len() >= tpl.headline);
+    for (_, tpl) in heads.clone() {
+        let o = owners
+            .entry(&tpl.words[..tpl.headline])
+            .or_insert((tpl.entry, true));
+        o.1 &= o.0 == tpl.entry;
+    }
+    let mut out: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (t, tpl) in heads {
+        if owners.get(&tpl.words[..tpl.headline]).is_some_and(|o| o.1) {
+            out.entry(tpl.words[0]).or_default().push(t as u32);
+        }
+    }
+    out
 }

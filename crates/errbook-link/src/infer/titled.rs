@@ -8,36 +8,9 @@ use super::round2;
 use super::scan::{evidence, Scan};
 use crate::text;
 use crate::{Evidence, Extent, Place, Signal};
-use std::collections::HashMap;
 
-/// Headlines of this many words are looked for in titles.
-pub(super) const WORDS: std::ops::RangeInclusive<usize> = 3..=8;
 /// What a headline named in the title says.
 const WEIGHT: f64 = 0.75;
-
-/// The templates whose headline can be named in a title, by their first word: those of 3 to 8
-/// words that no other entry's message starts with (a title naming a headline that several
-/// entries share does not say which it is about).
-pub(super) fn heads(templates: &[super::index::NumberedTemplate]) -> HashMap<u32, Vec<u32>> {
-    let mut owners: HashMap<&[u32], (usize, bool)> = HashMap::new();
-    let heads = templates
-        .iter()
-        .enumerate()
-        .filter(|(_, tpl)| WORDS.contains(&tpl.headline) && tpl.words.len() >= tpl.headline);
-    for (_, tpl) in heads.clone() {
-        let o = owners
-            .entry(&tpl.words[..tpl.headline])
-            .or_insert((tpl.entry, true));
-        o.1 &= o.0 == tpl.entry;
-    }
-    let mut out: HashMap<u32, Vec<u32>> = HashMap::new();
-    for (t, tpl) in heads {
-        if owners.get(&tpl.words[..tpl.headline]).is_some_and(|o| o.1) {
-            out.entry(tpl.words[0]).or_default().push(t as u32);
-        }
-    }
-    out
-}
 
 /// The entries whose headline the title names, as (entry, evidence).
 pub(super) fn in_title(ix: &Index, scan: &Scan<'_>) -> Vec<(usize, Evidence)> {
