@@ -47,16 +47,23 @@ export function entryMessage(siteRoot, id) {
 }
 
 /** The articles whose front matter lists `id` under `errors:`: [{id, title}]. */
-export function articlesAbout(siteRoot, id) {
+export function articlesAbout(siteRoot, id, built) {
   const dir = path.join(siteRoot, "content/articles");
   const out = [];
+  // Articles linked by what their text says (no `errors:`), as the built site's links.json has them.
+  const inferred = new Set();
+  const links = built && path.join(built, "api/links.json");
+  if (links && fs.existsSync(links)) {
+    for (const l of JSON.parse(fs.readFileSync(links, "utf8")).links) {
+      if (l.from.type === "article" && l.to.type === "entry" && l.to.id === id) inferred.add(l.from.id);
+    }
+  }
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".md"))) {
     const fm = /^---\n([\s\S]*?)\n---\n/.exec(fs.readFileSync(path.join(dir, f), "utf8"));
     if (!fm) continue;
     const errs = /^errors:\s*(\[[^\]]*\]|\n(?:\s+-\s+.*\n?)+)/m.exec(fm[1]);
-    if (!errs) continue;
-    const ids = errs[1].match(/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+/g) || [];
-    if (!ids.includes(id)) continue;
+    const ids = (errs && errs[1].match(/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+/g)) || [];
+    if (!ids.includes(id) && !inferred.has(f.replace(/\.md$/, ""))) continue;
     const title = /^title:\s*"((?:[^"\\]|\\.)*)"\s*$/m.exec(fm[1]);
     assert.ok(title, `no title in ${f}`);
     out.push({ id: f.replace(/\.md$/, ""), title: JSON.parse('"' + title[1] + '"') });

@@ -71,7 +71,7 @@ describe("seed catalog offline (the repository root)", { timeout: 3 * TEST_MS },
     await visit(ctx, pathToFileURL(path.join(out, "search/index.html")).href + "?q=" + encodeURIComponent(traceback));
     const r = await pageResults(ctx);
     assertFirst(r, ID, pathToFileURL(path.join(out, "errors", ID, "index.html")).href, "the seed's search page");
-    const about = articlesAbout(site, ID);
+    const about = articlesAbout(site, ID, out);
     assert.ok(about.length > 0, "the seed has articles about its entry");
     for (const a of about) {
       const hit = r.items[0].articles.find((l) => l.title === a.title.replaceAll("`", "")); // titles show as text: code spans lose their backticks
