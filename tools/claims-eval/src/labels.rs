@@ -81,44 +81,6 @@ struct File {
     article: Vec<Article>,
 }
 
-/// The tuning part or the held-out part.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Split {
-    Tune,
-    Held,
-}
-
-impl Split {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Split::Tune => "tune",
-            Split::Held => "held out",
-        }
-    }
-}
-
-/// Share of articles held out, in tenths.
-const HELD_TENTHS: u64 = 3;
-
-/// FNV-1a, 64 bits: a hash that stays the same across Rust releases.
-fn fnv1a(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-/// Which part article `id` belongs to.
-pub(crate) fn split(id: &str) -> Split {
-    if fnv1a(id) % 10 < HELD_TENTHS {
-        Split::Held
-    } else {
-        Split::Tune
-    }
-}
-
 /// The labels of the set in `dir` (`dir/labels.toml`), checked against its articles: every
 /// labelled article exists and has as many fences as labels.
 pub(crate) fn read(dir: &Path) -> Result<Vec<Article>, String> {
@@ -155,12 +117,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_split_is_stable_and_about_a_third() {
-        assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
-        let held = (0..1000)
-            .filter(|i| split(&format!("article-{i}")) == Split::Held)
-            .count();
-        assert!((250..350).contains(&held), "{held}");
+    fn claims_parse() {
         assert_eq!(Claim::parse("fails"), Claim::Fails);
         assert_eq!(Claim::parse("maybe"), Claim::None);
     }

@@ -1,7 +1,8 @@
 //! Article-to-entry links: what errbook's build writes to `api/links.json` (`discusses` links,
 //! declared or inferred) against the entries each article is labelled as being about.
 
-use crate::labels::{Article, Split};
+use crate::labels::Article;
+use errbook_eval_split::Split;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,7 +80,7 @@ pub(crate) fn score(
     let none = BTreeSet::new();
     for a in articles
         .iter()
-        .filter(|a| keep(crate::labels::split(&a.id)))
+        .filter(|a| keep(errbook_eval_split::split(&a.id)))
     {
         let want: BTreeSet<String> = a.entries.iter().cloned().collect();
         let have = got.get(&a.id).unwrap_or(&none);

@@ -17,7 +17,7 @@ mod links;
 mod score;
 
 use clap::Parser;
-use labels::Split;
+use errbook_eval_split::Part;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -34,37 +34,11 @@ struct Args {
     errbook: Option<PathBuf>,
     /// Also list the blocks and links of this part that errbook got wrong.
     #[arg(long, value_enum)]
-    misses: Option<Which>,
+    misses: Option<Part>,
     /// Print every figure as JSON instead of tables.
     #[arg(long)]
     json: bool,
 }
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Which {
-    Tune,
-    Held,
-    All,
-}
-
-impl Which {
-    fn keeps(self, s: Split) -> bool {
-        match self {
-            Which::Tune => s == Split::Tune,
-            Which::Held => s == Split::Held,
-            Which::All => true,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Which::Tune => "tune",
-            Which::Held => "held",
-            Which::All => "all",
-        }
-    }
-}
-
-const PARTS: [Which; 3] = [Which::Tune, Which::Held, Which::All];
 
 fn main() -> ExitCode {
     match run(&Args::parse()) {
@@ -117,7 +91,7 @@ fn run(args: &Args) -> Result<(), String> {
     let said = score::said(&claims_json(&errbook, &args.dir)?);
     let cases = score::cases(&articles, &said);
     let linked = links::built(&errbook, &args.dir)?;
-    let reports: Vec<_> = PARTS
+    let reports: Vec<_> = Part::ALL
         .iter()
         .map(|w| {
             let r = score::report(&cases, |s| w.keeps(s));
@@ -175,7 +149,7 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn print_misses(w: Which, cases: &[score::Case], reports: &[(Which, score::Report, LinksOf)]) {
+fn print_misses(w: Part, cases: &[score::Case], reports: &[(Part, score::Report, LinksOf)]) {
     println!("Blocks read wrong or not runnable ({}):", w.name());
     for c in cases.iter().filter(|c| w.keeps(c.split) && c.missed()) {
         let want = format!(

@@ -2,7 +2,8 @@
 //! claims right, claims invented (a claim where the text makes none), complete blocks errbook
 //! can run, counted overall, by kind of article and by label.
 
-use crate::labels::{Article, Claim, Kind, Split};
+use crate::labels::{Article, Claim, Kind};
+use errbook_eval_split::Split;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -87,7 +88,7 @@ pub(crate) fn cases(articles: &[Article], said: &HashMap<(String, u64), Said>) -
     let mut out = Vec::new();
     for a in articles {
         let page = format!("articles/{}", a.id);
-        let split = crate::labels::split(&a.id);
+        let split = errbook_eval_split::split(&a.id);
         for (i, b) in a.blocks.iter().enumerate() {
             let n = i + 1;
             out.push(Case {

@@ -19,7 +19,7 @@ mod score;
 mod timing;
 
 use clap::Parser;
-use pastes::Split;
+use errbook_eval_split::Part;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +31,7 @@ struct Args {
     dir: PathBuf,
     /// Also list the pastes of this split that were not answered right and confidently.
     #[arg(long, value_enum)]
-    misses: Option<Which>,
+    misses: Option<Part>,
     /// Print every figure as JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -39,23 +39,6 @@ struct Args {
     /// the 10,000-entry catalog of scripts/search-bench.sh.
     #[arg(long, value_name = "DIR")]
     time_on: Option<PathBuf>,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Which {
-    Tune,
-    Held,
-    All,
-}
-
-impl Which {
-    fn keeps(self, s: Split) -> bool {
-        match self {
-            Which::Tune => s == Split::Tune,
-            Which::Held => s == Split::Held,
-            Which::All => true,
-        }
-    }
 }
 
 fn main() -> ExitCode {
@@ -88,14 +71,14 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let reports = [
         (
-            Which::Tune,
-            score::report(&pastes, &outcomes, |s| Which::Tune.keeps(s)),
+            Part::Tune,
+            score::report(&pastes, &outcomes, |s| Part::Tune.keeps(s)),
         ),
         (
-            Which::Held,
-            score::report(&pastes, &outcomes, |s| Which::Held.keeps(s)),
+            Part::Held,
+            score::report(&pastes, &outcomes, |s| Part::Held.keeps(s)),
         ),
-        (Which::All, score::report(&pastes, &outcomes, |_| true)),
+        (Part::All, score::report(&pastes, &outcomes, |_| true)),
     ];
     if args.json {
         print_json(args, &pastes, &outcomes, &reports, &times);
@@ -108,9 +91,9 @@ fn run(args: &Args) -> Result<(), String> {
         );
         for (w, r) in &reports {
             let name = match w {
-                Which::Tune => "tuning part",
-                Which::Held => "held-out part",
-                Which::All => "all pastes",
+                Part::Tune => "tuning part",
+                Part::Held => "held-out part",
+                Part::All => "all pastes",
             };
             println!("{}", score::table(name, r));
         }
@@ -126,7 +109,7 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn print_misses(w: Which, pastes: &[pastes::Paste], outcomes: &[score::Outcome]) {
+fn print_misses(w: Part, pastes: &[pastes::Paste], outcomes: &[score::Outcome]) {
     println!("Not answered right and confidently ({w:?}):");
     for (p, o) in pastes.iter().zip(outcomes) {
         let right = o.rank == Some(1) && o.confident;
@@ -151,7 +134,7 @@ fn print_json(
     args: &Args,
     pastes: &[pastes::Paste],
     outcomes: &[score::Outcome],
-    reports: &[(Which, score::Report)],
+    reports: &[(Part, score::Report)],
     times: &[(String, timing::Times)],
 ) {
     let mut splits = serde_json::Map::new();

@@ -3,6 +3,7 @@
 //! first header are comments. Which pastes are held out is decided by a hash of the source URL,
 //! so that pastes from one thread stay together and nobody picks them by hand.
 
+use errbook_eval_split::Split;
 use std::path::Path;
 
 /// What a paste is, as labelled in the file.
@@ -46,22 +47,6 @@ impl Kind {
     }
 }
 
-/// The part of the set a paste belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Split {
-    Tune,
-    Held,
-}
-
-impl Split {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Split::Tune => "tune",
-            Split::Held => "held out",
-        }
-    }
-}
-
 /// One labelled paste.
 #[derive(Debug, Clone)]
 pub(crate) struct Paste {
@@ -73,27 +58,6 @@ pub(crate) struct Paste {
     pub(crate) split: Split,
     /// Line of its header in the file.
     pub(crate) line: usize,
-}
-
-/// Share of sources held out, in tenths.
-const HELD_TENTHS: u64 = 3;
-
-/// FNV-1a: a fixed, dependency-free hash (the split must not change with a library's version).
-fn fnv1a(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-pub(crate) fn split_of(source: &str) -> Split {
-    if fnv1a(source) % 10 < HELD_TENTHS {
-        Split::Held
-    } else {
-        Split::Tune
-    }
 }
 
 /// Read and check the pastes file.
@@ -138,7 +102,7 @@ fn header(head: &str, line: usize) -> Result<Paste, String> {
         kind,
         source: source.to_string(),
         text: String::new(),
-        split: split_of(source),
+        split: errbook_eval_split::split(source),
         line,
     })
 }
@@ -156,7 +120,7 @@ mod tests {
         assert_eq!(p[0].text, "RuntimeError: x\n\n");
         assert_eq!(p[1].want, None);
         assert_eq!(p[1].text, "# not a comment\n");
-        assert_eq!(p[0].split, split_of("https://x/1"));
+        assert_eq!(p[0].split, errbook_eval_split::split("https://x/1"));
         assert!(parse("=== a | negative | https://x\ny\n").is_err());
         assert!(parse("=== a | message | http://x\ny\n").is_err());
         assert!(parse("=== a | message | https://x\n").is_err());

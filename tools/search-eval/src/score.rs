@@ -2,7 +2,8 @@
 //! the tool prints: top-1, top-3, right and confident (what `errbook search` exits 0 on), right
 //! answers given weakly, confident wrong answers, and the negatives answered weak.
 
-use crate::pastes::{Kind, Paste, Split};
+use crate::pastes::{Kind, Paste};
+use errbook_eval_split::Split;
 use errbook_site::{Answer, Searcher};
 use serde::Serialize;
 
