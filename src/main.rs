@@ -121,6 +121,17 @@ fn main() -> ExitCode {
     let command = cli.command;
     debug::install(cli.debug);
     let root = cli.root.unwrap_or_else(|| PathBuf::from("."));
+    let prints_only = matches!(
+        command,
+        Command::Check(_)
+            | Command::Claims(_)
+            | Command::Search { .. }
+            | Command::Completions { .. }
+            | Command::Man { .. }
+    );
+    if prints_only {
+        end_quietly_when_stdout_closes();
+    }
     let result = match command {
         Command::Build {
             dest,
@@ -142,6 +153,18 @@ fn main() -> ExitCode {
         Command::Man { dir } => cmd::manual::man(Cli::command(), dir.as_deref()),
     };
     result.unwrap_or_else(|e| cmd::failed(&e))
+}
+
+/// `errbook claims | head` ends as Unix tools do, of SIGPIPE when the reader goes away, instead
+/// of panicking in `println!`. Only the commands that print and do nothing else take this: the
+/// others write to sockets and to their children's pipes, where a closed end is an error to
+/// handle, not the end of errbook.
+fn end_quietly_when_stdout_closes() {
+    #[cfg(unix)]
+    // SAFETY: called on the main thread before any other starts; SIG_DFL is always valid.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 #[cfg(test)]

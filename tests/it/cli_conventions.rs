@@ -2,7 +2,8 @@
 //! catalog says so and suggests `errbook init` (exit 2); the exit statuses `--help` documents
 //! (2 for usage, 3 for a busy port); shell completions and the manual page; help text on every
 //! argument; a fresh `errbook init` that checks clean under `--strict`; template text that never
-//! builds; `build --offline` into a folder of its own.
+//! builds; `build --offline` into a folder of its own; printing commands that end quietly when the
+//! reader of their output goes away.
 
 use crate::common::{errbook, files};
 use std::path::Path;
@@ -229,4 +230,47 @@ fn a_missing_record_asks_for_a_gpu_host_only_for_gpu_blocks() {
         2,
         "the article's CPU blocks: {err}"
     );
+}
+
+/// `errbook claims | head -c 1` ends quietly when the reader closes the pipe: no panic on
+/// stderr, as `grep` or `ls` end. The catalog's listing is larger than a pipe's buffer, so
+/// errbook is still writing when the reader goes.
+#[test]
+fn a_reader_that_goes_away_ends_the_printing_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "--entries",
+        "20",
+        "--articles",
+        "100",
+        "--seed",
+        "1",
+        "--as-written",
+    ];
+    let root = crate::common::synth_catalog(tmp.path(), &args);
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("errbook"))
+        .arg("--root")
+        .arg(&root)
+        .arg("claims")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    out.read_exact(&mut [0u8; 1]).unwrap();
+    drop(out);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+    assert_ne!(status.code(), Some(101), "{err}");
 }
