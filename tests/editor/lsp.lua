@@ -4,8 +4,9 @@
 --     nvim --headless --clean -c "luafile tests/editor/lsp.lua"
 --
 -- It opens an article of the catalog, types a broken reference and waits for the server's
--- E-link diagnostic, completes the reference, sees the diagnostic go, and renames the entry
--- (its ID line, its file, the reference). Each step prints ok or FAIL; Neovim exits non-zero
+-- E-link diagnostic, completes the reference, sees the diagnostic go, writes errbook's reading
+-- of a code block as attributes (a code action), and renames the entry (its ID line, its file,
+-- the reference). Each step prints ok or FAIL; Neovim exits non-zero
 -- on any failure. Written for Neovim 0.7 (Debian 12) and later.
 local bin = assert(os.getenv('ERRBOOK_BIN'), 'ERRBOOK_BIN')
 local root = assert(os.getenv('CATALOG'), 'CATALOG')
@@ -84,6 +85,31 @@ local ok, err = pcall(function()
     check(now == 'See [the entry](@/errors/pytorch/dataset-worker-fork-cuda.md).', 'the completed line: ' .. now)
   end
   check(vim.wait(20000, function() return has_code(buf, 'E-link') == nil end, 50), 'the diagnostic is cleared')
+
+  -- Write errbook's reading of the first code block as attributes on its fence.
+  local fence
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    if fence == nil and l:match('^```python') then
+      fence = i - 1
+    end
+  end
+  local action
+  if check(fence ~= nil, 'the article has a code block') then
+    local at = { line = fence + 2, character = 0 }
+    local ask = { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = { start = at, ['end'] = at }, context = { diagnostics = {} } }
+    resp = client.request_sync('textDocument/codeAction', ask, 10000, buf)
+    for _, a in ipairs(resp and resp.result or {}) do
+      if a.title:find("Write errbook's reading as attributes", 1, true) then
+        action = a
+      end
+    end
+  end
+  if check(action ~= nil, 'a code block offers to write its reading as attributes') then
+    vim.lsp.util.apply_workspace_edit(action.edit, enc)
+    local now = vim.api.nvim_buf_get_lines(buf, fence, fence + 1, false)[1]
+    check(now == '```python ' .. action.title:match(': (.*)$'), 'the fence line: ' .. now)
+    check(now:find(' run expect=', 1, true) ~= nil, 'declares what the text claims')
+  end
 
   -- Rename the entry from the reference.
   local col = #'See [the entry](@/errors/pytorch/da'

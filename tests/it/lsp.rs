@@ -334,3 +334,153 @@ fn any_request_on_any_text_gets_an_answer() {
     }
     s.shutdown();
 }
+
+const DATALOADER: &str =
+    "content/articles/why-does-torchutilsdatadataloader-with-cuda-and-numworkers-.md";
+
+/// A copy of the seed catalog as written (the articles declare nothing).
+fn seed_as_written() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["content", "verify", "themes"] {
+        copy_tree(&repo().join(part), &dir.path().join(part));
+    }
+    std::fs::copy(repo().join("book.toml"), dir.path().join("book.toml")).unwrap();
+    dir
+}
+
+/// `errbook claims --format json` on the page `rel` of `root`: its blocks.
+fn claims_of(root: &Path, rel: &str) -> Vec<Value> {
+    let o = errbook()
+        .arg("--root")
+        .arg(root)
+        .args(["claims", "--format", "json", rel])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["blocks"].as_array().unwrap().clone()
+}
+
+impl Session {
+    /// The code actions that write a reading, asked with the cursor on `line` (0-based) of
+    /// `rel`; `until` says when the answer is the one awaited (the analysis may still run).
+    fn reading_actions(
+        &mut self,
+        rel: &str,
+        line: usize,
+        until: fn(&[Value]) -> bool,
+    ) -> Vec<Value> {
+        let pos = json!({"line": line, "character": 3});
+        let params = json!({
+            "textDocument": {"uri": self.uri(rel)},
+            "range": {"start": pos, "end": pos},
+            "context": {"diagnostics": []},
+        });
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let all = self.request("textDocument/codeAction", params.clone());
+            let found: Vec<Value> = (all.as_array().unwrap().iter())
+                .filter(|a| (a["title"].as_str().unwrap()).starts_with("Write errbook's reading"))
+                .cloned()
+                .collect();
+            if until(&found) || Instant::now() > deadline {
+                return found;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// `text` with `edit` (an LSP TextEdit on ASCII lines) applied.
+fn apply(text: &str, edit: &Value) -> String {
+    let at = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + p["character"].as_u64().unwrap() as usize
+    };
+    let (s, e) = (at(&edit["range"]["start"]), at(&edit["range"]["end"]));
+    format!(
+        "{}{}{}",
+        &text[..s],
+        edit["newText"].as_str().unwrap(),
+        &text[e..]
+    )
+}
+
+#[test]
+fn a_blocks_reading_is_written_as_attributes_by_its_action_as_claims_write_writes_it() {
+    let dir = seed_as_written();
+    let before = claims_of(dir.path(), DATALOADER);
+    let example1 = (before.iter()).find(|b| b["block"] == 1).unwrap().clone();
+    assert_eq!(example1["source"], "inferred", "{example1}");
+    let fence = example1["line"].as_u64().unwrap() as usize - 1;
+
+    // What `errbook claims --write` writes on the fence, in another copy.
+    let other = seed_as_written();
+    let o = errbook()
+        .arg("--root")
+        .arg(other.path())
+        .args(["claims", "--write", DATALOADER])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let by_write = std::fs::read_to_string(other.path().join(DATALOADER)).unwrap();
+    let by_write = by_write.lines().nth(fence).unwrap();
+
+    let mut s = Session::start(dir.path());
+    let text = s.open(DATALOADER);
+    // Inside the block's code, as on its fence line.
+    let found = s.reading_actions(DATALOADER, fence + 3, |a| !a.is_empty());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        s.reading_actions(DATALOADER, fence, |a| !a.is_empty()),
+        found
+    );
+    let action = &found[0];
+    assert_eq!(action["kind"], "refactor.rewrite");
+    let attrs = by_write.strip_prefix("```python ").unwrap();
+    assert_eq!(
+        action["title"],
+        format!("Write errbook's reading as attributes: {attrs}")
+    );
+    let changes = action["edit"]["changes"].as_object().unwrap();
+    assert_eq!(changes.len(), 1);
+    let edits = changes[&s.uri(DATALOADER)].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    let edit = &edits[0];
+    let written = text.lines().nth(fence).unwrap();
+    assert_eq!(
+        edit["range"],
+        json!({"start": {"line": fence, "character": 0},
+               "end": {"line": fence, "character": written.len()}})
+    );
+    assert_eq!(edit["newText"], by_write);
+    assert!(by_write.contains("run expect="), "{by_write}");
+
+    // Applied (the server wrote nothing itself), the block is declared with the same claim.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(DATALOADER)).unwrap(),
+        text
+    );
+    let applied = apply(&text, edit);
+    std::fs::write(dir.path().join(DATALOADER), &applied).unwrap();
+    let after = claims_of(dir.path(), DATALOADER);
+    let now = after.iter().find(|b| b["block"] == 1).unwrap();
+    assert_eq!(now["source"], "declared", "{now}");
+    for key in ["claim", "error", "gpus", "continues", "line"] {
+        assert_eq!(now[key], example1[key], "{key}");
+    }
+
+    // Declared, the block has no such action; nor has a block an entry declares.
+    s.change(DATALOADER, 2, &applied);
+    let left = s.reading_actions(DATALOADER, fence + 3, |a| a.is_empty());
+    assert!(left.is_empty(), "{left:?}");
+    let entry = s.open(ENTRY);
+    let declared = entry
+        .lines()
+        .position(|l| l.contains("expect=RuntimeError"))
+        .unwrap();
+    s.diagnostics(ENTRY, |_| true);
+    assert!(s.reading_actions(ENTRY, declared, |_| true).is_empty());
+    s.shutdown();
+}

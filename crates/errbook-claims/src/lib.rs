@@ -21,7 +21,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 pub use read::THRESHOLD;
-pub use write::{attributes, write_attributes};
+pub use write::{attributes, fence_with_attributes, write_attributes};
 
 /// Longest block read as Python (a larger one is read, never run).
 const MAX_CODE: usize = 256 * 1024;

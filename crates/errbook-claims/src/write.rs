@@ -46,19 +46,31 @@ pub fn write_attributes(text: &str, edits: &[(usize, String)]) -> String {
         };
         let body = line.trim_end_matches(['\n', '\r']);
         let ending = &line[body.len()..];
-        let fence = body.trim_start();
-        let marks = fence.chars().take_while(|c| *c == '`' || *c == '~').count();
-        if marks < 3 {
-            out.push_str(line);
-            continue;
+        match fence_with_attributes(body, attrs) {
+            Some(written) => {
+                out.push_str(&written);
+                out.push_str(ending);
+            }
+            None => out.push_str(line),
         }
-        let lang_missing = fence[marks..].trim().is_empty();
-        out.push_str(body.trim_end());
-        out.push_str(if lang_missing { "python " } else { " " });
-        out.push_str(attrs);
-        out.push_str(ending);
     }
     out
+}
+
+/// The fence line `body` (no line ending) with `attrs` added, as `write_attributes` writes it
+/// (a fence with no language gets `python`); none where `body` is not a fence. The language
+/// server's code action writes one block with it.
+pub fn fence_with_attributes(body: &str, attrs: &str) -> Option<String> {
+    let fence = body.trim_start();
+    let marks = fence.chars().take_while(|c| *c == '`' || *c == '~').count();
+    if marks < 3 {
+        return None;
+    }
+    let lang_missing = fence[marks..].trim().is_empty();
+    let mut out = body.trim_end().to_string();
+    out.push_str(if lang_missing { "python " } else { " " });
+    out.push_str(attrs);
+    Some(out)
 }
 
 #[cfg(test)]
@@ -80,5 +92,18 @@ mod tests {
             w,
             "x\n```python run expect=error\ncode\n```\n```python run\nmore\n```\n"
         );
+    }
+
+    #[test]
+    fn one_fence_line_is_written_as_the_whole_text_writes_it() {
+        assert_eq!(
+            fence_with_attributes("```python ", "run").as_deref(),
+            Some("```python run")
+        );
+        assert_eq!(
+            fence_with_attributes("  ~~~", "run").as_deref(),
+            Some("  ~~~python run")
+        );
+        assert_eq!(fence_with_attributes("code", "run"), None);
     }
 }

@@ -1,9 +1,13 @@
 //! Code actions: apply a diagnostic's "did you mean" (a broken reference, an unknown anchor or
-//! attribute), and add a section an entry lacks.
+//! attribute), add a section an entry lacks, and write errbook's reading of a code block as
+//! attributes on its fence (`errbook claims --write`, one block at a time).
 
+use super::docs::Doc;
 use super::state::State;
+use errbook_core::model::Snippet;
 use lsp_types::*;
 use std::collections::HashMap;
+use std::path::Path;
 
 pub(crate) fn actions(state: &State, p: CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {
     let uri = p.text_document.uri;
@@ -30,6 +34,7 @@ pub(crate) fn actions(state: &State, p: CodeActionParams) -> Option<Vec<CodeActi
         }
         out.push(fix(format!("replace with `{near}`"), &uri, range, with, d));
     }
+    out.extend(write_readings(state, &rel, doc, p.range));
     if rel.starts_with("content/errors") {
         let (_, sections) = errbook_parse::entry::vocabulary();
         for s in sections.into_iter().take(4) {
@@ -59,6 +64,43 @@ pub(crate) fn actions(state: &State, p: CodeActionParams) -> Option<Vec<CodeActi
         }
     }
     Some(out)
+}
+
+/// For each code block the range touches (its fence line or its code) whose claim errbook read
+/// from the text: the action that declares it, writing its reading onto the opening fence as
+/// `errbook claims --write` does. Blocks declared, with no claim or that cannot run have none.
+fn write_readings(state: &State, rel: &Path, doc: &Doc, range: Range) -> Vec<CodeActionOrCommand> {
+    let Some(page) = state.page(rel) else {
+        return Vec::new();
+    };
+    let (first, last) = (range.start.line as usize + 1, range.end.line as usize + 1);
+    (page.snippets().iter())
+        .filter(|s| s.line <= last && first <= s.line + s.code.lines().count() + 1)
+        .filter_map(|s| write_reading(doc, s))
+        .collect()
+}
+
+/// The action that writes `s`'s reading onto its fence line in `doc`: an edit of that line only.
+fn write_reading(doc: &Doc, s: &Snippet) -> Option<CodeActionOrCommand> {
+    let attrs = errbook_claims::attributes(s)?;
+    let line = u32::try_from(s.line.checked_sub(1)?).ok()?;
+    let start = doc.offset(Position::new(line, 0));
+    let written = doc.text.get(start..)?.split('\n').next()?;
+    let body = written.trim_end_matches('\r');
+    // The analysis may be older than the text: write only onto the fence it read.
+    if body.trim_start().trim_start_matches(['`', '~']).trim() != s.info.trim() {
+        return None;
+    }
+    let with = errbook_claims::fence_with_attributes(body, &attrs)?;
+    let range = doc.lines.range(&doc.text, start, body.len());
+    let title = format!("Write errbook's reading as attributes: {attrs}");
+    let mut action = fix(title, &doc.uri, range, with, &Diagnostic::default());
+    if let CodeActionOrCommand::CodeAction(a) = &mut action {
+        a.kind = Some(CodeActionKind::REFACTOR_REWRITE);
+        a.diagnostics = None;
+        a.is_preferred = None;
+    }
+    Some(action)
 }
 
 /// The suggestion of a hint `did you mean `x`?`.
