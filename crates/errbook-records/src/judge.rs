@@ -256,12 +256,19 @@ fn but(o: &Outcome, how: &str) -> String {
 /// The verdict and finding of `rec` against `claim`, from the facts the record keeps. A run
 /// that a sandbox limit stopped keeps its recorded verdict (the limit is said in its finding
 /// only), as does a record whose run never started (no exit status, no signal, no time-out).
+/// Against the claim it ran under, the recorded verdict stands; its finding is said again
+/// from the facts where they give that verdict (in today's words: a message without the
+/// warnings printed after it), else the recorded one stays.
 pub fn judge_record(rec: &Record, claim: &Claim) -> (Verdict, String) {
     let started = rec.exit_status.is_some() || rec.signal.is_some() || rec.timed_out;
-    if rec.verdict == Verdict::StoppedByLimit || !started || rec.claim == *claim {
+    if rec.verdict == Verdict::StoppedByLimit || !started {
         return (rec.verdict, rec.finding.clone());
     }
-    verdict(claim, &rec.outcome())
+    let (v, finding) = verdict(claim, &rec.outcome());
+    if rec.claim == *claim && v != rec.verdict {
+        return (rec.verdict, rec.finding.clone());
+    }
+    (v, finding)
 }
 
 impl Record {
@@ -274,8 +281,16 @@ impl Record {
             limit: None,
             raised: Raised {
                 final_error: self.final_error(),
-                wrapped: self.wrapped.clone(),
-                children: self.children.clone(),
+                wrapped: self
+                    .wrapped
+                    .iter()
+                    .map(RaisedError::without_warnings)
+                    .collect(),
+                children: self
+                    .children
+                    .iter()
+                    .map(RaisedError::without_warnings)
+                    .collect(),
             },
         }
     }

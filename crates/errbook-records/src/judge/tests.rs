@@ -188,3 +188,33 @@ fn a_record_is_judged_again_against_a_changed_claim() {
         "the same claim keeps the record's verdict"
     );
 }
+
+#[test]
+fn a_warning_printed_at_exit_is_no_part_of_the_finding() {
+    // Workaround-1's H100 record of content/errors/pytorch/dataset-worker-fork-cuda.md in
+    // verify/ (2026-12-07): its final message ran on into the resource tracker's warning.
+    let rec: Record = serde_json::from_value(serde_json::json!({
+        "hash": "h", "page": {"kind": "entry", "id": "pytorch/dataset-worker-fork-cuda"},
+        "snippet": "workaround-1", "claim": {"kind": "runs"}, "verdict": "contradicted",
+        "finding": "Claimed to run cleanly, but ... UserWarning: resource_tracker: ...",
+        "exit_status": 1, "exception": "RuntimeError",
+        "message": "DataLoader worker (pid(s) 21) exited unexpectedly\n/usr/lib/python3.12/multiprocessing/resource_tracker.py:254: UserWarning: resource_tracker: There appear to be 6 leaked semaphore objects to clean up at shutdown\n  warnings.warn('resource_tracker: There appear to be %d '",
+        "children": [{"exception": "RuntimeError", "origin": "spawned",
+            "message": "An attempt has been made to start a new process before the\ncurrent process has finished its bootstrapping phase."}],
+        "runner": "local", "sandbox": "none"
+    }))
+    .unwrap();
+    assert_eq!(
+        rec.final_error().unwrap().message,
+        "DataLoader worker (pid(s) 21) exited unexpectedly"
+    );
+    let (v, why) = judge_record(&rec, &Claim::Runs);
+    assert_eq!(v, Verdict::Contradicted);
+    assert_eq!(
+        why,
+        "Claimed to run cleanly, but a child process it spawned failed with RuntimeError: An \
+         attempt has been made to start a new process before the current process has finished \
+         its bootstrapping phase; then the main process exited 1 with RuntimeError: DataLoader \
+         worker (pid(s) 21) exited unexpectedly."
+    );
+}
