@@ -4,7 +4,8 @@
 //! resource_tracker: There appear to be 6 leaked semaphore objects to clean up at shutdown`, then
 //! the source line under it). Such a line is no part of the exception: the message stops before
 //! it. The traceback reader stops there as it records a run, and records made before it did are
-//! cut here as they are read.
+//! cut here as they are read. And the words of an entry's message that every run raising it
+//! prints (`constant_words`), which a claim that a block raises it matches.
 
 /// `message` without the warnings printed after it: everything from its first line (after the
 /// first) that is a warning, as `warnings` formats one (`path:line: SomeWarning: text`).
@@ -41,6 +42,50 @@ pub fn is_warning_line(line: &str) -> bool {
     })
 }
 
+/// Fewest words `constant_words` gives: fewer say too little to tell one error from another.
+const MIN_WORDS: usize = 3;
+/// Most words it gives.
+const MAX_WORDS: usize = 24;
+
+/// The words of an error message (written without its exception type) that every run raising
+/// it prints as they are: of its first sentence, the longest run of words none of which varies
+/// from run to run (a number, a device `cuda:0`, a name in quotes or brackets, a placeholder),
+/// at least `MIN_WORDS` of them, their last punctuation dropped. What a claim matches the raised
+/// message by (`judge::entry_claim`).
+pub fn constant_words(message: &str) -> Option<String> {
+    let first = message.lines().next().unwrap_or("");
+    let sentence = [". ", "! ", "? "]
+        .iter()
+        .filter_map(|end| first.find(end))
+        .min()
+        .map_or(first, |at| &first[..at]);
+    let varies = |w: &str| {
+        w.chars().any(|c| {
+            c.is_ascii_digit()
+                || matches!(
+                    c,
+                    '\'' | '"' | '`' | '<' | '>' | '{' | '}' | '[' | ']' | '(' | ')'
+                )
+                || !c.is_ascii() && !c.is_alphabetic()
+        })
+    };
+    let mut best: &[&str] = &[];
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    for run in words.split(|w| varies(w)) {
+        if run.len() > best.len() {
+            best = run;
+        }
+    }
+    if best.len() < MIN_WORDS {
+        return None;
+    }
+    let text = best[..best.len().min(MAX_WORDS)].join(" ");
+    Some(
+        text.trim_end_matches(['.', ',', ';', ':', '!', '?'])
+            .to_string(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +104,32 @@ mod tests {
         assert_eq!(without_warnings(shm), "boom");
         let dotted = "x\nsnippet.py:3: torch.jit.TracerWarning: y";
         assert_eq!(without_warnings(dotted), "x");
+    }
+
+    #[test]
+    fn an_entry_s_message_is_matched_by_the_words_every_run_prints() {
+        let words = |m: &str| constant_words(m);
+        assert_eq!(
+            words("Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method."),
+            Some("Cannot re-initialize CUDA in forked subprocess".into())
+        );
+        assert_eq!(
+            words("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+            Some("Expected all tensors to be on the same device, but found at least two devices".into())
+        );
+        assert_eq!(
+            words("mat1 and mat2 shapes cannot be multiplied (64x128 and 256x10)"),
+            Some("shapes cannot be multiplied".into())
+        );
+        assert_eq!(
+            words("CUDA out of memory. Tried to allocate {size}"),
+            Some("CUDA out of memory".into())
+        );
+        assert_eq!(words("division by zero"), Some("division by zero".into()));
+        // Too few words that hold still: nothing to match by.
+        assert_eq!(words("'int' object is {x}"), None);
+        assert_eq!(words("KeyError 'x'"), None);
+        assert_eq!(words(""), None);
     }
 
     #[test]

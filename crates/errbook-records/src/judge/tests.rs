@@ -218,3 +218,55 @@ fn a_warning_printed_at_exit_is_no_part_of_the_finding() {
          worker (pid(s) 21) exited unexpectedly."
     );
 }
+
+#[test]
+fn an_example_is_judged_against_the_error_of_the_entry_it_is_about() {
+    let entry = entry_claim(
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with \
+         multiprocessing, you must use the 'spawn' start method.",
+        Some("RuntimeError"),
+    )
+    .unwrap();
+    assert_eq!(
+        entry,
+        fails(
+            Some("RuntimeError"),
+            Some("Cannot re-initialize CUDA in forked subprocess")
+        ),
+        "as the entry's own reproduction declares it"
+    );
+    let mut same = exited(
+        1,
+        Some(err(
+            "RuntimeError",
+            "Caught RuntimeError in DataLoader worker process 0.",
+            "main",
+        )),
+    );
+    same.raised.wrapped = vec![err(
+        "RuntimeError",
+        "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you \
+         must use the 'spawn' start method",
+        "wrapped",
+    )];
+    let (v, why) = verdict_on(&entry, Basis::Entry, &same);
+    assert_eq!(v, Verdict::Confirmed);
+    assert!(
+        why.starts_with("Failed as claimed, with the error of the entry it is about: it exited 1"),
+        "{why}"
+    );
+    let other = exited(1, Some(err("KeyError", "'bob'", "main")));
+    let (v, why) = verdict_on(&entry, Basis::Entry, &other);
+    assert_eq!(v, Verdict::DifferentError);
+    assert_eq!(
+        why,
+        "Failed differently: expected the error of the entry it is about (RuntimeError: Cannot \
+         re-initialize CUDA in forked subprocess), but it exited 1 with KeyError: 'bob'."
+    );
+    // An entry with neither a type nor steady words gives nothing to expect.
+    assert_eq!(entry_claim("{x} 42", None), None);
+    assert_eq!(
+        entry_claim("KeyError: 'x'", Some("KeyError")),
+        Some(fails(Some("KeyError"), None))
+    );
+}

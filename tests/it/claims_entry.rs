@@ -1,0 +1,112 @@
+//! The error a failing example is expected to raise when its text names none: the error of the
+//! entry its article is about. A fixture article (tests/fixtures/verify/entry-error) names its
+//! entry in `errors:` and never the entry's exception; its examples are read as failing, run
+//! once on this host, and the site judges each run against the entry's error: one raises it
+//! (fails as described), one raises another (fails differently, named), and one whose text
+//! names its own exception is judged against that.
+
+use crate::verify_support::{build, catalog, section, text_of, verify};
+use serde_json::Value;
+
+/// The article's blocks as `errbook claims --format json` lists them.
+fn blocks(root: &std::path::Path) -> Vec<Value> {
+    let o = crate::common::errbook()
+        .arg("--root")
+        .arg(root)
+        .args(["claims", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["page"] == "articles/averages")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_failing_example_is_judged_against_the_error_of_the_entry_it_is_about() {
+    let t = catalog("entry-error");
+    let ran = verify(
+        t.path(),
+        None,
+        &["--gpus", "none", "--allow-contradictions"],
+    );
+    assert_eq!(ran.code, Some(0), "{ran}");
+
+    let html =
+        std::fs::read_to_string(build(t.path()).join("articles/averages/index.html")).unwrap();
+    let ids = ["code-snippet-1", "code-snippet-2", "code-snippet-3"];
+    let block = |id: &str| text_of(section(&html, id, &ids));
+    let expected = "expected to raise the error of the entry it is about \
+                    (ZeroDivisionError: division by zero)";
+
+    // (a) It raised the entry's error: failed as claimed.
+    let one = block("code-snippet-1");
+    assert!(
+        one.contains(&format!(
+            "Read as the failing case (\u{2018}The Problematic Approach\u{2019}; \
+             \u{2018}flawed\u{2019}), {expected}"
+        )),
+        "{one}"
+    );
+    assert!(one.contains("fails as described"), "{one}");
+    assert!(
+        one.contains(
+            "Failed as claimed, with the error of the entry it is about: it exited 1 with \
+             ZeroDivisionError: division by zero."
+        ),
+        "{one}"
+    );
+
+    // (b) It raised another error: failed differently, and the page names what it raised.
+    let two = block("code-snippet-2");
+    assert!(two.contains(expected), "{two}");
+    assert!(two.contains("fails differently"), "{two}");
+    assert!(!two.contains("Failed as claimed"), "{two}");
+    assert!(
+        two.contains(
+            "Failed differently: expected the error of the entry it is about \
+             (ZeroDivisionError: division by zero), but it exited 1 with KeyError: 'bob'."
+        ),
+        "{two}"
+    );
+
+    // The text names its own exception: that wins over the entry's.
+    let three = block("code-snippet-3");
+    assert!(!three.contains("the entry it is about"), "{three}");
+    assert!(three.contains("fails as described"), "{three}");
+
+    // `errbook claims` shows the error judged against, says where it came from, and gives the
+    // same verdicts.
+    let b = blocks(t.path());
+    assert_eq!(b.len(), 3, "{b:?}");
+    for x in &b[..2] {
+        assert_eq!(x["claim"], "fails");
+        assert_eq!(x["source"], "inferred");
+        assert_eq!(
+            x["error"],
+            serde_json::json!({"type": "ZeroDivisionError", "match": "division by zero"})
+        );
+        let from_entry = x["evidence"].as_array().unwrap().iter().any(|e| {
+            e["text"].as_str().is_some_and(|t| {
+                t.starts_with("the error of the entry it is about, demo/empty-average")
+            })
+        });
+        assert!(from_entry, "{x}");
+    }
+    assert_eq!(b[0]["verdicts"][0]["verdict"], "confirmed", "{}", b[0]);
+    assert_eq!(
+        b[1]["verdicts"][0]["verdict"], "different_error",
+        "{}",
+        b[1]
+    );
+    assert_eq!(
+        b[2]["error"],
+        serde_json::json!({"type": "ValueError", "match": null})
+    );
+    assert_eq!(b[2]["verdicts"][0]["verdict"], "confirmed", "{}", b[2]);
+}
