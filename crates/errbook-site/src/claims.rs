@@ -70,16 +70,28 @@ pub struct ClaimList {
 
 /// Every block of the pages under `only` (files or folders; every page when empty).
 pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> {
-    // Links inferred too: a block read as failing with no error named is expected to raise the
-    // error of the entry its article is about, which the link stage finds.
     let scope = Scope {
-        infer: true,
+        infer: false,
         drafts: true,
         review: false,
         entry_texts: false,
     };
-    let analysis = analyse_with(root, cfg, scope)?;
+    let mut analysis = analyse_with(root, cfg, scope)?;
     let records = RecordSet::load(root, cfg)?;
+    // What each article is about, inferred too: a block read as failing with no error named is
+    // expected to raise the error of that entry. The code examples' links, most of an inferring
+    // link stage's time, are not needed.
+    let texts = errbook_link::explicit::texts_or_read(&analysis.files, Some(root));
+    let how = errbook_link::How {
+        cfg,
+        infer: true,
+        records: Some(&records),
+        keep_review: false,
+    };
+    let mut diags = errbook_core::diag::Diagnostics::default();
+    analysis.graph =
+        errbook_link::link_pages_from(&analysis.catalog, &analysis.files, &texts, how, &mut diags);
+    drop(texts);
     let resolver = Resolver::new(&analysis.catalog, &analysis.graph, &records);
     // A relative path names a file of the catalog where it is one (as `check --links` reads
     // them), else one from where errbook was started.
