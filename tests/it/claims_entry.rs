@@ -3,7 +3,9 @@
 //! entry in `errors:` and never the entry's exception; its examples are read as failing, run
 //! once on this host, and the site judges each run against the entry's error: one raises it
 //! (fails as described), one raises another (fails differently, named), and one whose text
-//! names its own exception is judged against that.
+//! names its own exception is judged against that. On this repository's pages: the seed
+//! article says where its expected error came from, and the entry's workaround 1 reports its
+//! error without the warning Python printed at exit.
 
 use crate::verify_support::{build, catalog, section, text_of, verify};
 use serde_json::Value;
@@ -109,4 +111,43 @@ fn a_failing_example_is_judged_against_the_error_of_the_entry_it_is_about() {
         serde_json::json!({"type": "ValueError", "match": null})
     );
     assert_eq!(b[2]["verdicts"][0]["verdict"], "confirmed", "{}", b[2]);
+}
+
+#[test]
+fn the_repository_s_pages_say_where_the_expectation_came_from_and_no_exit_warning() {
+    let (_t, out) = crate::common::build(&crate::common::repo(), &[]);
+    let read = |rel: &str| std::fs::read_to_string(out.join(rel)).unwrap();
+    // The seed article as written: no error named, its entry inferred from its text.
+    let art =
+        read("articles/why-does-torchutilsdatadataloader-with-cuda-and-numworkers-/index.html");
+    let one = text_of(section(&art, "code-snippet-1", &["code-snippet-2"]));
+    assert!(
+        one.contains(
+            "Read as the failing case (\u{2018}The Problematic Approach\u{2019}; \u{2018}likely \
+             fail\u{2019}), expected to raise the error of the entry it is about (RuntimeError: \
+             Cannot re-initialize CUDA in forked subprocess)"
+        ),
+        "{one}"
+    );
+    assert!(
+        art.contains("the error is that of the entry pytorch/dataset-worker-fork-cuda (inferred from the article&#39;s text, score"),
+        "the claim's title says which entry and how errbook knows"
+    );
+    // Workaround 1's H100 run ended with a warning of multiprocessing's resource tracker after
+    // its final error: the page reports the error, and the warning only in the log.
+    let entry = read("errors/pytorch/dataset-worker-fork-cuda/index.html");
+    let w1 = text_of(section(&entry, "workaround-1", &["workaround-2"]));
+    let facts = &w1[..w1.find(" Log ").unwrap_or(w1.len())];
+    assert!(
+        facts.contains(
+            "Reported as RuntimeError: DataLoader worker (pid(s) 21) exited unexpectedly Exit \
+             status 1"
+        ),
+        "{facts}"
+    );
+    assert!(!facts.contains("UserWarning"), "{facts}");
+    assert!(
+        w1.contains("UserWarning: resource_tracker"),
+        "the log keeps it: {w1}"
+    );
 }
