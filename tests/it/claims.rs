@@ -94,10 +94,15 @@ fn every_example_of_the_seed_articles_has_its_reading() {
     let dl = "why-does-torchutilsdatadataloader-with-cuda-and-numworkers-";
     let one = at(dl, 1);
     assert_eq!(one["claim"], "fails");
-    assert_eq!(
-        one["error"],
-        serde_json::json!({"type": null, "match": null})
-    );
+    // The text names no error: the error of the entry the article is about (claims_entry.rs).
+    let entry_error = serde_json::json!({
+        "type": "RuntimeError", "match": "Cannot re-initialize CUDA in forked subprocess"
+    });
+    assert_eq!(one["error"], entry_error);
+    assert!(one["evidence"].as_array().unwrap().iter().any(|e| e["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("the error of the entry it is about, pytorch/dataset-worker-fork-cuda")));
     assert_eq!(
         one["evidence"][0],
         serde_json::json!({"line": 16, "text": "The Problematic Approach"})
@@ -116,6 +121,7 @@ fn every_example_of_the_seed_articles_has_its_reading() {
     assert_eq!(at(dl, 3)["continues"], serde_json::json!([1]));
     let dist = "why-am-i-getting-a-cuda-initialization-error";
     assert_eq!(at(dist, 1)["claim"], "fails");
+    assert_eq!(at(dist, 1)["error"], entry_error);
     assert_eq!(at(dist, 2)["claim"], "runs");
     assert_eq!(
         at(dist, 1)["gpus"],
@@ -159,7 +165,10 @@ fn human_output_names_claim_evidence_and_reasons() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
     assert!(
-        out.contains("block 1 (line 18, python): fails with an error [inferred, confidence"),
+        out.contains(
+            "block 1 (line 18, python): fails with RuntimeError \u{201c}Cannot re-initialize \
+             CUDA in forked subprocess\u{201d} [inferred, confidence"
+        ),
         "{out}"
     );
     assert!(
@@ -200,7 +209,10 @@ fn write_declares_the_readings() {
         .join("content/articles/why-does-torchutilsdatadataloader-with-cuda-and-numworkers-.md");
     let text = std::fs::read_to_string(&dl).unwrap();
     assert!(
-        text.contains("```python run expect=error gpus=1 needs=torch,numpy\n"),
+        text.contains(
+            "```python run expect=RuntimeError match='Cannot re-initialize CUDA in forked \
+             subprocess' gpus=1 needs=torch,numpy\n"
+        ),
         "{text}"
     );
     let after = claims(t.path(), &[]);

@@ -10,6 +10,7 @@ mod build_progress;
 mod cascade;
 mod check_formats;
 mod claims;
+mod claims_entry;
 mod claims_eval;
 mod cli_conventions;
 mod cli_new;

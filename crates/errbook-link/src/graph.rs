@@ -157,6 +157,10 @@ struct Ends {
     hasher: foldhash::fast::RandomState,
 }
 
+/// How far the best inferred entry of an article must score above the next for the article to
+/// be about it (`Graph::primary_entry`).
+const CLEAR_FIRST: f64 = 0.2;
+
 /// A hash map with foldhash's fast hasher (seeded per process).
 pub(crate) type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
@@ -235,6 +239,24 @@ impl Graph {
     ) -> impl Iterator<Item = &'a Link> + 'a {
         let node = Node::Article { id: article.into() };
         self.kind_at(node, true, LinkKind::Discusses)
+    }
+
+    /// The entry the article is about, where one stands clearly first: the one entry its
+    /// author names (`errors:`, or a confirmed link), else the one inferred, else the best
+    /// inferred when it scores `CLEAR_FIRST` above the next. None where several entries are
+    /// named, or inferred with no clear first.
+    pub fn primary_entry<'a>(&'a self, article: &'a str) -> Option<&'a Link> {
+        let stated = |l: &&Link| matches!(l.origin, Origin::Explicit | Origin::Confirmed);
+        let mut named = self.entries_for_article(article).filter(stated);
+        if let Some(first) = named.next() {
+            return named.next().is_none().then_some(first);
+        }
+        let mut inferred = self.entries_for_article(article);
+        let first = inferred.next()?;
+        match inferred.next() {
+            Some(second) if first.score - second.score < CLEAR_FIRST => None,
+            _ => Some(first),
+        }
     }
 
     /// Code examples that apply workaround `number` of `entry`.
@@ -343,6 +365,51 @@ fn permute<T>(v: &mut [T], mut order: Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    fn about(entry: &str, origin: Origin, score: f64) -> Link {
+        Link {
+            score,
+            ..Link::stated(
+                Node::Article { id: "a".into() },
+                Node::Entry { id: entry.into() },
+                LinkKind::Discusses,
+                origin,
+            )
+        }
+    }
+
+    fn primary(links: Vec<Link>) -> Option<String> {
+        let mut g = Graph {
+            links,
+            ..Graph::default()
+        };
+        g.sort();
+        g.primary_entry("a").map(|l| match &l.to {
+            Node::Entry { id } => id.clone(),
+            other => format!("{other:?}"),
+        })
+    }
+
+    #[test]
+    fn an_article_is_about_the_entry_that_stands_clearly_first() {
+        use Origin::{Confirmed, Explicit, Inferred};
+        assert_eq!(primary(vec![]), None);
+        assert_eq!(
+            primary(vec![about("x/a", Inferred, 0.66)]),
+            Some("x/a".into())
+        );
+        let clear = vec![about("x/a", Inferred, 0.87), about("x/b", Inferred, 0.5)];
+        assert_eq!(primary(clear), Some("x/a".into()));
+        let close = vec![about("x/a", Inferred, 0.87), about("x/b", Inferred, 0.8)];
+        assert_eq!(primary(close), None, "no clear first");
+        // The author's word wins over inference, and two entries named have no first.
+        let named = vec![about("x/b", Explicit, 1.0), about("x/a", Inferred, 0.95)];
+        assert_eq!(primary(named), Some("x/b".into()));
+        let two = vec![about("x/a", Explicit, 1.0), about("x/b", Confirmed, 0.7)];
+        assert_eq!(primary(two), None);
+    }
+
     #[test]
     fn a_permutation_put_in_place_is_the_list_in_that_order() {
         let orders: [&[u32]; 5] = [&[], &[0], &[1, 0], &[2, 0, 1], &[3, 1, 4, 0, 2, 5]];

@@ -57,6 +57,31 @@ pub fn link_from(
     how: How<'_>,
     diags: &mut Diagnostics,
 ) -> Graph {
+    link_parts(catalog, files, texts, how, diags, true)
+}
+
+/// `link_from` without the links of code examples to the workarounds and dead ends they apply
+/// or fall into (most of an inferring link stage's time): the pages' links alone, what an
+/// article is about among them (`errbook claims`).
+pub fn link_pages_from(
+    catalog: &Catalog,
+    files: &[SourceFile],
+    texts: &explicit::Texts<'_>,
+    how: How<'_>,
+    diags: &mut Diagnostics,
+) -> Graph {
+    link_parts(catalog, files, texts, how, diags, false)
+}
+
+/// `link_from`; `examples`: infer the code examples' links too.
+fn link_parts(
+    catalog: &Catalog,
+    files: &[SourceFile],
+    texts: &explicit::Texts<'_>,
+    how: How<'_>,
+    diags: &mut Diagnostics,
+    examples: bool,
+) -> Graph {
     let How {
         cfg,
         infer,
@@ -101,7 +126,7 @@ pub fn link_from(
     decide.add_confirmed_without_candidate(&mut links);
 
     // Code examples, for the pages now linked to each entry.
-    if infer {
+    if infer && examples {
         let _t = tracing::info_span!("link.snippets").entered();
         let pages = articles_by_entry(&links);
         let mut snips = Vec::new();

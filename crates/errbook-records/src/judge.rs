@@ -177,8 +177,23 @@ fn matches(e: &RaisedError, exception: Option<&str>, fragment: Option<&str>) -> 
     type_ok && msg_ok
 }
 
+/// Where the error of a failing claim comes from, for the finding's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The text: an author's declaration, or errbook's reading of the page.
+    Text,
+    /// The entry the block's article is about: its text reads the block as failing and names
+    /// no error, so the entry's is expected (`entry_claim`).
+    Entry,
+}
+
 /// The verdict and a sentence saying why.
 pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
+    verdict_on(claim, Basis::Text, o)
+}
+
+/// `verdict`, the claim's error resting on `basis`.
+fn verdict_on(claim: &Claim, basis: Basis, o: &Outcome) -> (Verdict, String) {
     // A run that failed at a limit says nothing about the text: the host gave it too little.
     if let Some(limit) = o.limit.as_ref().filter(|_| o.failed() || o.timed_out) {
         return (
@@ -209,7 +224,14 @@ pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
                     && (message.is_some() || machine_failure(e).is_none())
             });
         if hit {
-            return (Verdict::Confirmed, format!("Failed as claimed: it {how}."));
+            let with = match basis {
+                Basis::Text => "",
+                Basis::Entry => ", with the error of the entry it is about",
+            };
+            return (
+                Verdict::Confirmed,
+                format!("Failed as claimed{with}: it {how}."),
+            );
         }
     }
     if let Some(why) = o
@@ -236,11 +258,47 @@ pub fn verdict(claim: &Claim, o: &Outcome) -> (Verdict, String) {
             exception: None,
             message: None,
         } => (Verdict::Confirmed, format!("Failed as claimed: it {how}.")),
-        Claim::Fails { .. } => (
-            Verdict::DifferentError,
-            format!("Claimed: {}; but {}.", claim.describe(), but(o, &how)),
-        ),
+        Claim::Fails { exception, message } => {
+            let said = match basis {
+                Basis::Text => format!("Claimed: {}; but", claim.describe()),
+                Basis::Entry => format!(
+                    "Failed differently: expected the error of the entry it is about ({}), but",
+                    named(exception.as_deref(), message.as_deref())
+                ),
+            };
+            (Verdict::DifferentError, format!("{said} {}.", but(o, &how)))
+        }
     }
+}
+
+/// An expected error as a reader reads it: `RuntimeError: Cannot re-initialize CUDA`, or the
+/// type or the words alone.
+pub fn named(exception: Option<&str>, message: Option<&str>) -> String {
+    match (exception, message) {
+        (Some(x), Some(m)) => format!("{x}: {m}"),
+        (Some(x), None) => x.to_string(),
+        (None, Some(m)) => m.to_string(),
+        (None, None) => "an error".to_string(),
+    }
+}
+
+/// The claim that a block fails with the error of an entry whose title line is `message`
+/// (`exception` its type): that type, and the words of the message's first sentence that
+/// every run raising it prints (`message::constant_words`), as the entry's own reproduction
+/// declares them. None where the entry gives neither.
+pub fn entry_claim(message: &str, exception: Option<&str>) -> Option<Claim> {
+    let rest = exception
+        .and_then(|x| message.strip_prefix(x))
+        .map(|r| r.trim_start_matches(':').trim_start())
+        .unwrap_or(message);
+    let words = super::message::constant_words(rest);
+    if exception.is_none() && words.is_none() {
+        return None;
+    }
+    Some(Claim::Fails {
+        exception: exception.map(str::to_string),
+        message: words,
+    })
 }
 
 /// The subject of a finding's second half: "a child process it spawned ..." reads on its own,
@@ -256,12 +314,24 @@ fn but(o: &Outcome, how: &str) -> String {
 /// The verdict and finding of `rec` against `claim`, from the facts the record keeps. A run
 /// that a sandbox limit stopped keeps its recorded verdict (the limit is said in its finding
 /// only), as does a record whose run never started (no exit status, no signal, no time-out).
+/// Against the claim it ran under, the recorded verdict stands; its finding is said again
+/// from the facts where they give that verdict (in today's words: a message without the
+/// warnings printed after it), else the recorded one stays.
 pub fn judge_record(rec: &Record, claim: &Claim) -> (Verdict, String) {
+    judge_record_on(rec, claim, Basis::Text)
+}
+
+/// `judge_record`, the claim's error resting on `basis`.
+pub fn judge_record_on(rec: &Record, claim: &Claim, basis: Basis) -> (Verdict, String) {
     let started = rec.exit_status.is_some() || rec.signal.is_some() || rec.timed_out;
-    if rec.verdict == Verdict::StoppedByLimit || !started || rec.claim == *claim {
+    if rec.verdict == Verdict::StoppedByLimit || !started {
         return (rec.verdict, rec.finding.clone());
     }
-    verdict(claim, &rec.outcome())
+    let (v, finding) = verdict_on(claim, basis, &rec.outcome());
+    if rec.claim == *claim && v != rec.verdict {
+        return (rec.verdict, rec.finding.clone());
+    }
+    (v, finding)
 }
 
 impl Record {
@@ -274,8 +344,16 @@ impl Record {
             limit: None,
             raised: Raised {
                 final_error: self.final_error(),
-                wrapped: self.wrapped.clone(),
-                children: self.children.clone(),
+                wrapped: self
+                    .wrapped
+                    .iter()
+                    .map(RaisedError::without_warnings)
+                    .collect(),
+                children: self
+                    .children
+                    .iter()
+                    .map(RaisedError::without_warnings)
+                    .collect(),
             },
         }
     }

@@ -3,6 +3,7 @@
 //! where (the environment, whose key and words are `env`'s). Plain data, read and written as
 //! JSON by `store`.
 
+use super::message::without_warnings;
 use super::verdict::Verdict;
 use errbook_core::model::{Claim, PageRef};
 use serde::{Deserialize, Serialize};
@@ -135,18 +136,29 @@ impl Record {
         self.root_cause
             .as_ref()
             .or(self.wrapped.last())
-            .cloned()
+            .map(RaisedError::without_warnings)
             .or_else(|| self.final_error())
-            .or_else(|| self.children.first().cloned())
+            .or_else(|| self.children.first().map(RaisedError::without_warnings))
     }
 
-    /// The final exception of the main process, as one `RaisedError`.
+    /// The final exception of the main process, as one `RaisedError` (its message without the
+    /// warnings printed after it, `message::without_warnings`).
     pub fn final_error(&self) -> Option<RaisedError> {
         self.exception.as_ref().map(|e| RaisedError {
             exception: e.clone(),
-            message: self.message.clone().unwrap_or_default(),
+            message: without_warnings(self.message.as_deref().unwrap_or_default()).to_string(),
             origin: "main".into(),
             traceback: String::new(),
         })
+    }
+}
+
+impl RaisedError {
+    /// This error with its message cut before the warnings printed after it.
+    pub fn without_warnings(&self) -> RaisedError {
+        RaisedError {
+            message: without_warnings(&self.message).to_string(),
+            ..self.clone()
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! never fatal.
 
 use super::hash::{hash_of, legacy_hash_of};
-use super::judge::judge_record;
+use super::judge::{judge_record_on, Basis};
 use super::record::Record;
 use super::verdict::Verdict;
 use errbook_core::model::{Catalog, Claim, PageRef, Snippet};
@@ -25,7 +25,11 @@ pub struct Judged<'a> {
 impl<'a> Judged<'a> {
     /// `rec` judged against `claim` (`judge::judge_record`).
     pub fn against(rec: &'a Record, claim: &Claim) -> Judged<'a> {
-        let (verdict, finding) = judge_record(rec, claim);
+        Judged::against_on(rec, claim, Basis::Text)
+    }
+    /// `rec` judged against `claim`, whose error rests on `basis`.
+    fn against_on(rec: &'a Record, claim: &Claim, basis: Basis) -> Judged<'a> {
+        let (verdict, finding) = judge_record_on(rec, claim, basis);
         Judged {
             record: rec,
             verdict,
@@ -177,12 +181,31 @@ impl RecordSet {
 
     /// The status of snippet `s` of `page` (the hash covers its continuation chain).
     pub fn status(&self, page: &PageRef, snippets: &[Snippet], s: &Snippet) -> Status<'_> {
+        self.status_expecting(page, snippets, s, None)
+    }
+
+    /// `status`, its fresh runs judged against `entry` where given: the claim that the block
+    /// raises the error of the entry its article is about (`judge::entry_claim`), for a block
+    /// its text reads as failing without naming an error.
+    pub fn status_expecting(
+        &self,
+        page: &PageRef,
+        snippets: &[Snippet],
+        s: &Snippet,
+        entry: Option<&Claim>,
+    ) -> Status<'_> {
         let Some(spec) = s.run.as_ref() else {
             return Status::Missing;
         };
         let runs = self.current(page, snippets, s);
         if !runs.is_empty() {
-            let judged = runs.into_iter().map(|r| Judged::against(r, &spec.claim));
+            let (claim, basis) = match entry {
+                Some(c) => (c, Basis::Entry),
+                None => (&spec.claim, Basis::Text),
+            };
+            let judged = runs
+                .into_iter()
+                .map(|r| Judged::against_on(r, claim, basis));
             return Status::Fresh(judged.collect());
         }
         match self.by_snippet.get(&(page.clone(), s.id.clone())) {

@@ -1,18 +1,22 @@
 //! What a page says about its code blocks' claims, in the reader's words: an author's
 //! declaration ("The text claims: fails") told apart from errbook's reading of the text ("Read
-//! as the failing case ('The Problematic Approach'; 'likely fail')"), and each page's count of
-//! the blocks that ran, with why the others did not.
+//! as the failing case ('The Problematic Approach'; 'likely fail')", and where the error is the
+//! entry's: ", expected to raise the error of the entry it is about (RuntimeError: ...)"), and
+//! each page's count of the blocks that ran, with why the others did not.
 
 use super::escape as esc;
+use crate::view::expect::Expected;
 use crate::view::SnippetView;
-use errbook_core::model::{Claim, ClaimSource, Snippet};
+use errbook_core::model::{Claim, ClaimSource};
 use errbook_records::Status;
 
 /// Pieces of evidence quoted after a reading.
 const QUOTED: usize = 2;
 
-/// The claim of a block that runs, as HTML: declared, or read (with the words it rests on).
-pub(crate) fn claim_html(s: &Snippet) -> String {
+/// The claim of a block that runs, as HTML: declared, or read (with the words it rests on, and
+/// the entry's error where its runs are judged against that).
+pub(crate) fn claim_html(v: &SnippetView<'_>) -> String {
+    let s = v.snippet;
     let Some(run) = &s.run else {
         return String::new();
     };
@@ -45,10 +49,26 @@ pub(crate) fn claim_html(s: &Snippet) -> String {
     } else {
         format!(" ({})", quotes.join("; "))
     };
+    let (expected, whose) = match &v.expected {
+        Some(x) => (
+            format!(
+                ", expected to raise the error of the entry it is about ({})",
+                esc(&x.error())
+            ),
+            format!("; the error is that of the {}", esc(&about(x))),
+        ),
+        None => (String::new(), String::new()),
+    };
     format!(
-        "<span class=\"claim claim-read\" title=\"errbook's reading of the text, not the author's declaration\">Read as <strong>{}</strong>{why}</span>",
+        "<span class=\"claim claim-read\" title=\"errbook's reading of the text, not the author's declaration{whose}\">Read as <strong>{}</strong>{why}{expected}</span>",
         esc(&case)
     )
+}
+
+/// Which entry an article is about, and how errbook knows: `entry pytorch/x (inferred from the
+/// article's text, score 0.87)`.
+fn about(x: &Expected<'_>) -> String {
+    format!("entry {} ({})", x.entry.id, x.how())
 }
 
 /// "2 of 3 code blocks ran; not run: block 3 (line 70): a shell command, not a program." for a

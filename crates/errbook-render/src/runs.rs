@@ -200,8 +200,9 @@ pub(crate) fn record_details(rec: &Judged) -> String {
     out
 }
 
-/// `Exception: message`, capped.
+/// `Exception: message`, capped; the message without the warnings printed after it.
 fn line(exception: &str, message: &str, max: usize) -> String {
+    let message = errbook_records::message::without_warnings(message);
     let l = if message.is_empty() {
         exception.to_string()
     } else {

@@ -123,7 +123,7 @@ fn run_box(v: &SnippetView<'_>) -> String {
     let Some(run) = &v.snippet.run else {
         return String::new();
     };
-    let claim = super::reading::claim_html(v.snippet);
+    let claim = super::reading::claim_html(v);
     // What it needs may link to the block it continues: outside the summary, which must hold
     // nothing a reader can focus (it is a control itself).
     let needs = needs(run);

@@ -1,13 +1,17 @@
 //! `errbook claims` as a library call: every code block of the pages asked for (all by
 //! default) with its claim, where the claim comes from, its evidence and confidence, what it
 //! needs and continues, whether it can run and why not, and the verdicts of its records judged
-//! against this claim. The readings themselves are parse's (`errbook-claims`); this lists them.
+//! against this claim. The readings themselves are parse's (`errbook-claims`); this lists them,
+//! with the error of the entry an article is about where a block is read as failing and its
+//! text names none (`errbook_render::view::expect`, as the site judges it).
 
 use super::analysis::{analyse_with, Scope};
 use errbook_core::config::Config;
 use errbook_core::error::Result;
-use errbook_core::model::{Claim, ClaimEvidence, ClaimSource, Page, PageKind};
+use errbook_core::model::{Claim, ClaimEvidence, ClaimSource, Page, PageKind, Snippet};
 use errbook_records::{RecordSet, Verdict};
+use errbook_render::view::expect::Expected;
+use errbook_render::view::Resolver;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -72,8 +76,23 @@ pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> 
         review: false,
         entry_texts: false,
     };
-    let analysis = analyse_with(root, cfg, scope)?;
+    let mut analysis = analyse_with(root, cfg, scope)?;
     let records = RecordSet::load(root, cfg)?;
+    // What each article is about, inferred too: a block read as failing with no error named is
+    // expected to raise the error of that entry. The code examples' links, most of an inferring
+    // link stage's time, are not needed.
+    let texts = errbook_link::explicit::texts_or_read(&analysis.files, Some(root));
+    let how = errbook_link::How {
+        cfg,
+        infer: true,
+        records: Some(&records),
+        keep_review: false,
+    };
+    let mut diags = errbook_core::diag::Diagnostics::default();
+    analysis.graph =
+        errbook_link::link_pages_from(&analysis.catalog, &analysis.files, &texts, how, &mut diags);
+    drop(texts);
+    let resolver = Resolver::new(&analysis.catalog, &analysis.graph, &records);
     // A relative path names a file of the catalog where it is one (as `check --links` reads
     // them), else one from where errbook was started.
     let wanted: Vec<PathBuf> = only
@@ -95,12 +114,12 @@ pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> 
         if !wanted.is_empty() && !wanted.iter().any(|w| file.starts_with(w)) {
             continue;
         }
-        out.extend(blocks_of(page, &records));
+        out.extend(blocks_of(page, &resolver));
     }
     Ok(ClaimList { blocks: out })
 }
 
-fn blocks_of(page: Page<'_>, records: &RecordSet) -> Vec<BlockClaim> {
+fn blocks_of<'a>(page: Page<'a>, resolver: &Resolver<'a>) -> Vec<BlockClaim> {
     let name = match page.reference().kind {
         PageKind::Article => format!("articles/{}", page.reference().id),
         PageKind::Entry => format!("errors/{}", page.reference().id),
@@ -110,9 +129,15 @@ fn blocks_of(page: Page<'_>, records: &RecordSet) -> Vec<BlockClaim> {
         .iter()
         .map(|s| {
             let r = s.reading.as_deref();
-            let claim = r.and_then(|r| r.claim.as_ref());
-            let verdicts = records
-                .status(&page.reference(), snippets, s)
+            let expected = resolver.expected(page, s);
+            let claim = expected
+                .as_ref()
+                .map(|x| &x.claim)
+                .or(r.and_then(|r| r.claim.as_ref()));
+            let entry_claim = expected.as_ref().map(|x| &x.claim);
+            let verdicts = resolver
+                .records
+                .status_expecting(&page.reference(), snippets, s, entry_claim)
                 .fresh()
                 .iter()
                 .map(|j| VerdictIn {
@@ -147,14 +172,47 @@ fn blocks_of(page: Page<'_>, records: &RecordSet) -> Vec<BlockClaim> {
                     .unwrap_or_default(),
                 runnable: r.is_some_and(|r| r.runnable),
                 why_not: r.and_then(|r| r.why_not.clone()),
-                evidence: r.map(|r| r.evidence.clone()).unwrap_or_default(),
+                evidence: r
+                    .map(|r| r.evidence.clone())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(expected.as_ref().map(from_entry))
+                    .collect(),
                 confidence: r.map_or(0.0, |r| (f64::from(r.confidence) * 100.0).round() / 100.0),
                 verdicts,
                 file: page.source().to_path_buf(),
-                attributes: errbook_claims::attributes(s),
+                attributes: match &expected {
+                    Some(x) => errbook_claims::attributes(&declaring(s, &x.claim)),
+                    None => errbook_claims::attributes(s),
+                },
             }
         })
         .collect()
+}
+
+/// The evidence that a claim's error is the entry's: which entry, and how errbook knows the
+/// article is about it, at the line of the first words the link rests on (else the front
+/// matter's first line).
+fn from_entry(x: &Expected<'_>) -> ClaimEvidence {
+    ClaimEvidence {
+        line: x.link.evidence.iter().find_map(|e| e.line).unwrap_or(1),
+        text: format!(
+            "the error of the entry it is about, {} ({}): {}",
+            x.entry.id,
+            x.how(),
+            x.error()
+        ),
+    }
+}
+
+/// `s` with its reading's claim replaced by the entry's: what `--write` declares, so that the
+/// author reviews the error the block is judged against.
+fn declaring(s: &Snippet, claim: &Claim) -> Snippet {
+    let mut s = s.clone();
+    if let Some(r) = s.reading.as_deref_mut() {
+        r.claim = Some(claim.clone());
+    }
+    s
 }
 
 /// Write the readings of `blocks` into their pages as info-string attributes; the files

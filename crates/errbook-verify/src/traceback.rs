@@ -298,7 +298,8 @@ fn read_block(lines: &[&str], start: usize, origin: &Origin) -> Block {
 }
 
 /// Up to `limit` continuation lines of a message from line `i` (each after a newline), up to a
-/// blank line or the start of something else; and the line where reading stopped.
+/// blank line or the start of something else (a warning printed at exit among them); and the
+/// line where reading stopped.
 fn continuation(lines: &[&str], mut i: usize, limit: usize) -> (String, usize) {
     let mut more = String::new();
     let mut n = 0;
@@ -310,6 +311,7 @@ fn continuation(lines: &[&str], mut i: usize, limit: usize) -> (String, usize) {
             || CHAINED.contains(&lt)
             || CHILD.is_match(lt)
             || SPAWN_WRAP.is_match(lt)
+            || errbook_records::message::is_warning_line(lines[i])
         {
             break;
         }

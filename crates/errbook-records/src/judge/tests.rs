@@ -188,3 +188,85 @@ fn a_record_is_judged_again_against_a_changed_claim() {
         "the same claim keeps the record's verdict"
     );
 }
+
+#[test]
+fn a_warning_printed_at_exit_is_no_part_of_the_finding() {
+    // Workaround-1's H100 record of content/errors/pytorch/dataset-worker-fork-cuda.md in
+    // verify/ (2026-12-07): its final message ran on into the resource tracker's warning.
+    let rec: Record = serde_json::from_value(serde_json::json!({
+        "hash": "h", "page": {"kind": "entry", "id": "pytorch/dataset-worker-fork-cuda"},
+        "snippet": "workaround-1", "claim": {"kind": "runs"}, "verdict": "contradicted",
+        "finding": "Claimed to run cleanly, but ... UserWarning: resource_tracker: ...",
+        "exit_status": 1, "exception": "RuntimeError",
+        "message": "DataLoader worker (pid(s) 21) exited unexpectedly\n/usr/lib/python3.12/multiprocessing/resource_tracker.py:254: UserWarning: resource_tracker: There appear to be 6 leaked semaphore objects to clean up at shutdown\n  warnings.warn('resource_tracker: There appear to be %d '",
+        "children": [{"exception": "RuntimeError", "origin": "spawned",
+            "message": "An attempt has been made to start a new process before the\ncurrent process has finished its bootstrapping phase."}],
+        "runner": "local", "sandbox": "none"
+    }))
+    .unwrap();
+    assert_eq!(
+        rec.final_error().unwrap().message,
+        "DataLoader worker (pid(s) 21) exited unexpectedly"
+    );
+    let (v, why) = judge_record(&rec, &Claim::Runs);
+    assert_eq!(v, Verdict::Contradicted);
+    assert_eq!(
+        why,
+        "Claimed to run cleanly, but a child process it spawned failed with RuntimeError: An \
+         attempt has been made to start a new process before the current process has finished \
+         its bootstrapping phase; then the main process exited 1 with RuntimeError: DataLoader \
+         worker (pid(s) 21) exited unexpectedly."
+    );
+}
+
+#[test]
+fn an_example_is_judged_against_the_error_of_the_entry_it_is_about() {
+    let entry = entry_claim(
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with \
+         multiprocessing, you must use the 'spawn' start method.",
+        Some("RuntimeError"),
+    )
+    .unwrap();
+    assert_eq!(
+        entry,
+        fails(
+            Some("RuntimeError"),
+            Some("Cannot re-initialize CUDA in forked subprocess")
+        ),
+        "as the entry's own reproduction declares it"
+    );
+    let mut same = exited(
+        1,
+        Some(err(
+            "RuntimeError",
+            "Caught RuntimeError in DataLoader worker process 0.",
+            "main",
+        )),
+    );
+    same.raised.wrapped = vec![err(
+        "RuntimeError",
+        "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you \
+         must use the 'spawn' start method",
+        "wrapped",
+    )];
+    let (v, why) = verdict_on(&entry, Basis::Entry, &same);
+    assert_eq!(v, Verdict::Confirmed);
+    assert!(
+        why.starts_with("Failed as claimed, with the error of the entry it is about: it exited 1"),
+        "{why}"
+    );
+    let other = exited(1, Some(err("KeyError", "'bob'", "main")));
+    let (v, why) = verdict_on(&entry, Basis::Entry, &other);
+    assert_eq!(v, Verdict::DifferentError);
+    assert_eq!(
+        why,
+        "Failed differently: expected the error of the entry it is about (RuntimeError: Cannot \
+         re-initialize CUDA in forked subprocess), but it exited 1 with KeyError: 'bob'."
+    );
+    // An entry with neither a type nor steady words gives nothing to expect.
+    assert_eq!(entry_claim("{x} 42", None), None);
+    assert_eq!(
+        entry_claim("KeyError: 'x'", Some("KeyError")),
+        Some(fails(Some("KeyError"), None))
+    );
+}

@@ -11,6 +11,7 @@
 pub mod article;
 pub mod entry;
 pub(crate) mod evidence;
+pub mod expect;
 mod hint;
 pub(crate) mod snippet;
 

@@ -1,9 +1,11 @@
-//! A code block's view: its record status (the hash of its chain computed once), what its
-//! runs say together in the words of its role (a workaround's code "works"), and the flags the
-//! link graph draws from it to other entries (the workaround it applies, the dead end it falls
-//! into), each with what that part's own runs say.
+//! A code block's view: its record status (the hash of its chain computed once; its runs judged
+//! against the error of the entry its article is about where its text reads it as failing and
+//! names none, `expect`), what its runs say together in the words of its role (a workaround's
+//! code "works"), and the flags the link graph draws from it to other entries (the workaround it
+//! applies, the dead end it falls into), each with what that part's own runs say.
 
 use super::evidence::Evidence;
+use super::expect::{expects_entry, Expected};
 use super::Resolver;
 use errbook_core::model::{DeadEnd, Entry, Page, Snippet, Workaround};
 use errbook_link::{Link, LinkKind, Node};
@@ -17,6 +19,9 @@ pub struct SnippetView<'a> {
     /// What its runs say together.
     pub evidence: Evidence<'a>,
     pub flags: Vec<Flag<'a>>,
+    /// The error of the entry its article is about, where its text reads it as failing and
+    /// names none: what its runs are judged against (`expect`).
+    pub expected: Option<Expected<'a>>,
 }
 
 /// A link from a code block to a workaround or dead end of another entry.
@@ -42,15 +47,24 @@ impl<'a> Resolver<'a> {
     pub(crate) fn snippets(&self, page: Page<'a>) -> Vec<SnippetView<'a>> {
         let page_ref = page.reference();
         let all = page.snippets();
+        // The entry the page is about, asked once and only for a page with a block it completes.
+        let about = std::cell::OnceCell::new();
         all.iter()
             .map(|s| {
-                let status = self.records.status(&page_ref, all, s);
+                let expected = expects_entry(s)
+                    .then(|| about.get_or_init(|| self.about(page)).clone())
+                    .flatten();
+                let entry_claim = expected.as_ref().map(|e| &e.claim);
+                let status = self
+                    .records
+                    .status_expecting(&page_ref, all, s, entry_claim);
                 let role = role_of(page, s.index);
                 SnippetView {
                     snippet: s,
                     evidence: Evidence::of(role, &[&status]),
                     status,
                     flags: self.flags(page, s),
+                    expected,
                 }
             })
             .collect()
