@@ -409,14 +409,16 @@ fn apply(text: &str, edit: &Value) -> String {
 
 #[test]
 fn a_blocks_reading_is_written_as_attributes_by_its_action_as_claims_write_writes_it() {
-    let dir = seed_as_written();
+    // The article names its entry (`errors:`): Example 1, read as failing with no error named,
+    // is written with the entry's error, as `claims --write` writes it.
+    let dir = seed_declaring_errors();
     let before = claims_of(dir.path(), DATALOADER);
     let example1 = (before.iter()).find(|b| b["block"] == 1).unwrap().clone();
     assert_eq!(example1["source"], "inferred", "{example1}");
     let fence = example1["line"].as_u64().unwrap() as usize - 1;
 
     // What `errbook claims --write` writes on the fence, in another copy.
-    let other = seed_as_written();
+    let other = seed_declaring_errors();
     let o = errbook()
         .arg("--root")
         .arg(other.path())
@@ -455,7 +457,10 @@ fn a_blocks_reading_is_written_as_attributes_by_its_action_as_claims_write_write
                "end": {"line": fence, "character": written.len()}})
     );
     assert_eq!(edit["newText"], by_write);
-    assert!(by_write.contains("run expect="), "{by_write}");
+    assert!(
+        by_write.contains("run expect=RuntimeError match="),
+        "{by_write}"
+    );
 
     // Applied (the server wrote nothing itself), the block is declared with the same claim.
     assert_eq!(
@@ -482,5 +487,40 @@ fn a_blocks_reading_is_written_as_attributes_by_its_action_as_claims_write_write
         .unwrap();
     s.diagnostics(ENTRY, |_| true);
     assert!(s.reading_actions(ENTRY, declared, |_| true).is_empty());
+    s.shutdown();
+}
+
+/// In the catalog as written the article's entry is only inferred, and the language server's
+/// check infers no links: Example 1, which expects that entry's error, gets no action (it would
+/// write less than `claims --write`); Example 2, read as working, gets the same line.
+#[test]
+fn a_block_expecting_an_inferred_entrys_error_gets_no_action_in_the_editor() {
+    let dir = seed_as_written();
+    let blocks = claims_of(dir.path(), DATALOADER);
+    let fence_of = |n: u64| {
+        let b = blocks.iter().find(|b| b["block"] == n).unwrap();
+        b["line"].as_u64().unwrap() as usize - 1
+    };
+    let (first, second) = (fence_of(1), fence_of(2));
+    let other = seed_as_written();
+    let o = errbook()
+        .arg("--root")
+        .arg(other.path())
+        .args(["claims", "--write", DATALOADER])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let by_write = std::fs::read_to_string(other.path().join(DATALOADER)).unwrap();
+    let by_write = by_write.lines().nth(second).unwrap().to_string();
+
+    let mut s = Session::start(dir.path());
+    s.open(DATALOADER);
+    let found = s.reading_actions(DATALOADER, second, |a| !a.is_empty());
+    assert_eq!(found.len(), 1, "{found:?}");
+    let edits = found[0]["edit"]["changes"][&s.uri(DATALOADER)]
+        .as_array()
+        .unwrap();
+    assert_eq!(edits[0]["newText"], by_write);
+    assert!(s.reading_actions(DATALOADER, first, |_| true).is_empty());
     s.shutdown();
 }

@@ -5,6 +5,8 @@
 use super::docs::Doc;
 use super::state::State;
 use errbook_core::model::Snippet;
+use errbook_records::RecordSet;
+use errbook_render::view::Resolver;
 use lsp_types::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -67,22 +69,31 @@ pub(crate) fn actions(state: &State, p: CodeActionParams) -> Option<Vec<CodeActi
 }
 
 /// For each code block the range touches (its fence line or its code) whose claim errbook read
-/// from the text: the action that declares it, writing its reading onto the opening fence as
-/// `errbook claims --write` does. Blocks declared, with no claim or that cannot run have none.
+/// from the text: the action that declares it, writing onto the opening fence what
+/// `errbook claims --write` writes. Blocks declared, with no claim or that cannot run have none.
 fn write_readings(state: &State, rel: &Path, doc: &Doc, range: Range) -> Vec<CodeActionOrCommand> {
     let Some(page) = state.page(rel) else {
         return Vec::new();
     };
+    let none = RecordSet::default();
+    let records = state.records.as_deref().unwrap_or(&none);
+    let analysis = &state.analysis;
+    let resolver = Resolver::new(&analysis.catalog, &analysis.graph, records);
     let (first, last) = (range.start.line as usize + 1, range.end.line as usize + 1);
     (page.snippets().iter())
         .filter(|s| s.line <= last && first <= s.line + s.code.lines().count() + 1)
-        .filter_map(|s| write_reading(doc, s))
+        .filter_map(|s| {
+            // The check infers no links: a block that expects the error of an entry its
+            // article does not name gets no action, rather than one that writes less than
+            // `errbook claims --write`.
+            let attrs = errbook_site::attributes_to_write(&resolver, page, s, false)?;
+            write_reading(doc, s, &attrs)
+        })
         .collect()
 }
 
-/// The action that writes `s`'s reading onto its fence line in `doc`: an edit of that line only.
-fn write_reading(doc: &Doc, s: &Snippet) -> Option<CodeActionOrCommand> {
-    let attrs = errbook_claims::attributes(s)?;
+/// The action that writes `attrs` onto `s`'s fence line in `doc`: an edit of that line only.
+fn write_reading(doc: &Doc, s: &Snippet, attrs: &str) -> Option<CodeActionOrCommand> {
     let line = u32::try_from(s.line.checked_sub(1)?).ok()?;
     let start = doc.offset(Position::new(line, 0));
     let written = doc.text.get(start..)?.split('\n').next()?;
@@ -91,7 +102,7 @@ fn write_reading(doc: &Doc, s: &Snippet) -> Option<CodeActionOrCommand> {
     if body.trim_start().trim_start_matches(['`', '~']).trim() != s.info.trim() {
         return None;
     }
-    let with = errbook_claims::fence_with_attributes(body, &attrs)?;
+    let with = errbook_claims::fence_with_attributes(body, attrs)?;
     let range = doc.lines.range(&doc.text, start, body.len());
     let title = format!("Write errbook's reading as attributes: {attrs}");
     let mut action = fix(title, &doc.uri, range, with, &Diagnostic::default());

@@ -181,10 +181,7 @@ fn blocks_of<'a>(page: Page<'a>, resolver: &Resolver<'a>) -> Vec<BlockClaim> {
                 confidence: r.map_or(0.0, |r| (f64::from(r.confidence) * 100.0).round() / 100.0),
                 verdicts,
                 file: page.source().to_path_buf(),
-                attributes: match &expected {
-                    Some(x) => errbook_claims::attributes(&declaring(s, &x.claim)),
-                    None => errbook_claims::attributes(s),
-                },
+                attributes: attributes_to_write(resolver, page, s, true),
             }
         })
         .collect()
@@ -202,6 +199,27 @@ fn from_entry(x: &Expected<'_>) -> ClaimEvidence {
             x.how(),
             x.error()
         ),
+    }
+}
+
+/// The attributes `--write` writes onto block `s` of `page`: its reading, with the error of the
+/// entry its article is about where the block expects one. `inferred_links`: whether the
+/// resolver's graph holds the inferred links (the language server's check infers none); without
+/// them a block that expects an entry's error whose article names none gets nothing, since what
+/// it would be judged against is not known, and writing the reading alone would lose it.
+pub fn attributes_to_write(
+    resolver: &Resolver<'_>,
+    page: Page<'_>,
+    s: &Snippet,
+    inferred_links: bool,
+) -> Option<String> {
+    if !errbook_render::view::expect::expects_entry(s) {
+        return errbook_claims::attributes(s);
+    }
+    match resolver.expected(page, s) {
+        Some(x) => errbook_claims::attributes(&declaring(s, &x.claim)),
+        None if inferred_links => errbook_claims::attributes(s),
+        None => None,
     }
 }
 

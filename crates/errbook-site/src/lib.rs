@@ -18,7 +18,9 @@ mod workspace;
 pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport, OnProgress};
 pub use check::{check, explain_links};
-pub use claims::{claims, write_claims, BlockClaim, ClaimList, NamedError, VerdictIn};
+pub use claims::{
+    attributes_to_write, claims, write_claims, BlockClaim, ClaimList, NamedError, VerdictIn,
+};
 pub use external::{check_external, ExternalOptions};
 pub use query::{search, Answer, Hit, Searcher};
 pub use snapshot::Snapshot;

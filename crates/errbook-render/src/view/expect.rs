@@ -76,7 +76,7 @@ impl<'a> Resolver<'a> {
 
 /// Whether `s` is a block whose claim is errbook's reading "fails" with no error named: the
 /// only claim the entry's error completes.
-pub(crate) fn expects_entry(s: &Snippet) -> bool {
+pub fn expects_entry(s: &Snippet) -> bool {
     let inferred = s
         .reading
         .as_deref()
