@@ -38,6 +38,19 @@ fn a_failing_example_is_judged_against_the_error_of_the_entry_it_is_about() {
         &["--gpus", "none", "--allow-contradictions"],
     );
     assert_eq!(ran.code, Some(0), "{ran}");
+    // `verify` judges each block against the claim the pages show: the entry's error.
+    let said = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(
+        said.contains("verify: 4 confirmed, 1 different error"),
+        "{ran}"
+    );
+    assert!(
+        said.contains(
+            "article/averages#snippet-2: Claimed: fails with ZeroDivisionError \u{201c}division \
+             by zero\u{201d}; but it exited 1 with KeyError: 'bob'."
+        ),
+        "{ran}"
+    );
 
     let html =
         std::fs::read_to_string(build(t.path()).join("articles/averages/index.html")).unwrap();

@@ -5,7 +5,7 @@
 //! with the error of the entry an article is about where a block is read as failing and its
 //! text names none (`errbook_render::view::expect`, as the site judges it).
 
-use super::analysis::{analyse_with, Scope};
+use super::analysis::{analyse_with, Analysis, Scope};
 use errbook_core::config::Config;
 use errbook_core::error::Result;
 use errbook_core::model::{Claim, ClaimEvidence, ClaimSource, Page, PageKind, Snippet};
@@ -78,20 +78,7 @@ pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> 
     };
     let mut analysis = analyse_with(root, cfg, scope)?;
     let records = RecordSet::load(root, cfg)?;
-    // What each article is about, inferred too: a block read as failing with no error named is
-    // expected to raise the error of that entry. The code examples' links, most of an inferring
-    // link stage's time, are not needed.
-    let texts = errbook_link::explicit::texts_or_read(&analysis.files, Some(root));
-    let how = errbook_link::How {
-        cfg,
-        infer: true,
-        records: Some(&records),
-        keep_review: false,
-    };
-    let mut diags = errbook_core::diag::Diagnostics::default();
-    analysis.graph =
-        errbook_link::link_pages_from(&analysis.catalog, &analysis.files, &texts, how, &mut diags);
-    drop(texts);
+    infer_pages_links(root, cfg, &mut analysis, &records);
     let resolver = Resolver::new(&analysis.catalog, &analysis.graph, &records);
     // A relative path names a file of the catalog where it is one (as `check --links` reads
     // them), else one from where errbook was started.
@@ -117,6 +104,49 @@ pub fn claims(root: &Path, cfg: &Config, only: &[PathBuf]) -> Result<ClaimList> 
         out.extend(blocks_of(page, &resolver));
     }
     Ok(ClaimList { blocks: out })
+}
+
+/// Infer what each article is about into `analysis`'s graph: a block read as failing with no
+/// error named is expected to raise the error of that entry. The code examples' links, most of
+/// an inferring link stage's time, are left out.
+fn infer_pages_links(root: &Path, cfg: &Config, analysis: &mut Analysis, records: &RecordSet) {
+    let texts = errbook_link::explicit::texts_or_read(&analysis.files, Some(root));
+    let how = errbook_link::How {
+        cfg,
+        infer: true,
+        records: Some(records),
+        keep_review: false,
+    };
+    let mut diags = errbook_core::diag::Diagnostics::default();
+    analysis.graph =
+        errbook_link::link_pages_from(&analysis.catalog, &analysis.files, &texts, how, &mut diags);
+}
+
+/// Give each article block that expects the error of the entry its article is about that
+/// error as its run's claim, as the site judges it: what `errbook verify` runs blocks under, so
+/// that its summary and the pages agree. Returns how many blocks took an entry's error.
+pub fn expect_entry_errors(
+    root: &Path,
+    cfg: &Config,
+    analysis: &mut Analysis,
+    records: &RecordSet,
+) -> usize {
+    infer_pages_links(root, cfg, analysis, records);
+    let resolver = Resolver::new(&analysis.catalog, &analysis.graph, records);
+    let mut found = Vec::new();
+    for (i, a) in analysis.catalog.articles.iter().enumerate() {
+        for (j, s) in a.snippets.iter().enumerate() {
+            if let Some(x) = resolver.expected(Page::Article(a), s) {
+                found.push((i, j, x.claim));
+            }
+        }
+    }
+    for (i, j, claim) in &found {
+        if let Some(run) = analysis.catalog.articles[*i].snippets[*j].run.as_mut() {
+            run.claim = claim.clone();
+        }
+    }
+    found.len()
 }
 
 fn blocks_of<'a>(page: Page<'a>, resolver: &Resolver<'a>) -> Vec<BlockClaim> {

@@ -19,7 +19,8 @@ pub use analysis::{analyse, analyse_with, Analysis, Scope};
 pub use build::{build, BuildOptions, BuildReport, OnProgress};
 pub use check::{check, explain_links};
 pub use claims::{
-    attributes_to_write, claims, write_claims, BlockClaim, ClaimList, NamedError, VerdictIn,
+    attributes_to_write, claims, expect_entry_errors, write_claims, BlockClaim, ClaimList,
+    NamedError, VerdictIn,
 };
 pub use external::{check_external, ExternalOptions};
 pub use query::{search, Answer, Hit, Searcher};

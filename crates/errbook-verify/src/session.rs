@@ -24,7 +24,7 @@ use std::path::Path;
 /// are listed in `Summary::failures`, not errors: the other runs still count.
 pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<Summary> {
     let cfg = Config::load(root)?;
-    let analysis = errbook_site::analyse(root, &cfg, false)?;
+    let mut analysis = errbook_site::analyse(root, &cfg, false)?;
     if analysis.diags.has_errors() {
         let errors = analysis.diags.error_count();
         let diags = analysis.diags;
@@ -32,6 +32,9 @@ pub fn run(root: &Path, opts: &Options, progress: &mut dyn Progress) -> Result<S
     }
     let packing = Packing::of(&cfg, opts);
     let mut set = RecordSet::load(root, &cfg)?;
+    // A block read as failing with no error named runs under its article's entry's error, as
+    // the pages judge it.
+    errbook_site::expect_entry_errors(root, &cfg, &mut analysis, &set);
     if !opts.dry_run
         && upkeep::rekey(&root.join(&cfg.verify.records_dir), &set, &analysis.catalog)? > 0
     {
