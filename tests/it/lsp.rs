@@ -338,6 +338,19 @@ fn any_request_on_any_text_gets_an_answer() {
 const DATALOADER: &str =
     "content/articles/why-does-torchutilsdatadataloader-with-cuda-and-numworkers-.md";
 
+/// Line `n` (0-based) of the DataLoader article after `errbook claims --write` in `copy`.
+fn line_by_claims_write(copy: tempfile::TempDir, n: usize) -> String {
+    let o = errbook()
+        .arg("--root")
+        .arg(copy.path())
+        .args(["claims", "--write", DATALOADER])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(copy.path().join(DATALOADER)).unwrap();
+    text.lines().nth(n).unwrap().to_string()
+}
+
 /// A copy of the seed catalog as written (the articles declare nothing).
 fn seed_as_written() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -418,16 +431,7 @@ fn a_blocks_reading_is_written_as_attributes_by_its_action_as_claims_write_write
     let fence = example1["line"].as_u64().unwrap() as usize - 1;
 
     // What `errbook claims --write` writes on the fence, in another copy.
-    let other = seed_declaring_errors();
-    let o = errbook()
-        .arg("--root")
-        .arg(other.path())
-        .args(["claims", "--write", DATALOADER])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let by_write = std::fs::read_to_string(other.path().join(DATALOADER)).unwrap();
-    let by_write = by_write.lines().nth(fence).unwrap();
+    let by_write = line_by_claims_write(seed_declaring_errors(), fence);
 
     let mut s = Session::start(dir.path());
     let text = s.open(DATALOADER);
@@ -502,16 +506,7 @@ fn a_block_expecting_an_inferred_entrys_error_gets_no_action_in_the_editor() {
         b["line"].as_u64().unwrap() as usize - 1
     };
     let (first, second) = (fence_of(1), fence_of(2));
-    let other = seed_as_written();
-    let o = errbook()
-        .arg("--root")
-        .arg(other.path())
-        .args(["claims", "--write", DATALOADER])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let by_write = std::fs::read_to_string(other.path().join(DATALOADER)).unwrap();
-    let by_write = by_write.lines().nth(second).unwrap().to_string();
+    let by_write = line_by_claims_write(seed_as_written(), second);
 
     let mut s = Session::start(dir.path());
     s.open(DATALOADER);
