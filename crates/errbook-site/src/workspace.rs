@@ -170,6 +170,7 @@ impl Workspace {
             None => self.read_all(timeout)?,
         }
         drop(t);
+        // Each page is shared with the file's parse held here (`Parsed`): a pointer copied.
         let t = tracing::info_span!("catalog").entered();
         let mut diags = Diagnostics::default();
         let mut files = Vec::with_capacity(self.files.len());
@@ -183,7 +184,10 @@ impl Workspace {
                 Read::Unread(d) => diags.push(d.clone()),
             }
         }
-        let text_of = |p: &Path| files.iter().find(|f| f.path == p).cloned();
+        let text_of = |p: &Path| match self.files.get(&(kind_of(p), p.to_path_buf())) {
+            Some(Read::Parsed(f)) => Some(f.file.clone()),
+            _ => None,
+        };
         let catalog = errbook_parse::catalog_of(done, &text_of, &mut diags);
         drop(t);
         let records = match self.records.take() {
