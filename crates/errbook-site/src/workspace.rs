@@ -41,11 +41,14 @@ enum Read {
     Unread(Diagnostic),
 }
 
-/// One content file's text and parse.
+/// One content file's text and parse, and what the records said of its page at the last check.
 struct ParsedFile {
     file: SourceFile,
     parsed: Parsed,
     diags: Diagnostics,
+    /// The page's record diagnostics (`check::page_records`) and the records they were found in:
+    /// kept while the parse and the records are these.
+    records: Option<(Arc<RecordSet>, Vec<Diagnostic>)>,
 }
 
 impl Workspace {
@@ -85,7 +88,7 @@ impl Workspace {
     ) -> Result<Analysis> {
         let (cfg, mut analysis, records) = self.analyse(changed, false)?;
         let t = tracing::info_span!("records").entered();
-        let found = super::check::records(&analysis, &records);
+        let found = self.records_of(&analysis, &records);
         analysis.diags.extend(found);
         drop(t);
         let _t = tracing::info_span!("links within").entered();
@@ -96,6 +99,41 @@ impl Workspace {
         analysis.diags.extend(links);
         analysis.diags.sort();
         Ok(analysis)
+    }
+
+    /// `check::records` over the catalog of `analysis`: each page's diagnostics kept from the
+    /// last check while its file's parse and the records are the same, so that a change to one
+    /// file finds those of that file alone again.
+    fn records_of(&mut self, analysis: &Analysis, set: &Arc<RecordSet>) -> Vec<Diagnostic> {
+        use errbook_core::model::Page;
+        let cat = &analysis.catalog;
+        let mut out = Vec::new();
+        for read in self.files.values_mut() {
+            let Read::Parsed(p) = read else { continue };
+            // The catalog's page for this file: the same parse (a duplicate ID's later file
+            // and a draft left out are not).
+            let page = match &p.parsed {
+                Parsed::Entry(e) => (cat.entry(&e.id))
+                    .filter(|x| std::ptr::eq(*x, &**e))
+                    .map(Page::Entry),
+                Parsed::Article(a) => (cat.article(&a.id))
+                    .filter(|x| std::ptr::eq(*x, &**a))
+                    .map(Page::Article),
+                Parsed::Failed => None,
+            };
+            let Some(page) = page else { continue };
+            let kept = (p.records.as_ref()).filter(|(s, _)| Arc::ptr_eq(s, set));
+            let found = match kept {
+                Some((_, found)) => found,
+                None => {
+                    let found = super::check::page_records(page, &p.file.text, set);
+                    &p.records.insert((set.clone(), found)).1
+                }
+            };
+            out.extend(found.iter().cloned());
+        }
+        out.extend(super::check::set_records(analysis, set));
+        out
     }
 
     /// The records the last snapshot or check read, if one did.
@@ -283,6 +321,7 @@ fn read_file(
             file,
             parsed: p.parsed.clone(),
             diags: p.diags.clone(),
+            records: p.records.clone(),
         },
         _ => {
             let (parsed, diags) = errbook_parse::parse_file(&file, timeout);
@@ -290,6 +329,7 @@ fn read_file(
                 file,
                 parsed,
                 diags,
+                records: None,
             }
         }
     }))
