@@ -12,6 +12,7 @@ use errbook_parse::load::SourceFile;
 use errbook_site::Analysis;
 use lsp_types::{NumberOrString, PublishDiagnosticsParams};
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// The codes only the stages after parse give (the whole catalog's), kept from the last check
@@ -64,11 +65,11 @@ pub(crate) fn quick(state: &mut State, rel: &Path) -> Option<PublishDiagnosticsP
 /// text, keeps what was published for it unconverted: at each keystroke, thousands of files have
 /// diagnostics and one changed.
 pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnosticsParams> {
-    let before: HashMap<&Path, Vec<&Diagnostic>> = by_file(&state.analysis.diags.items);
+    let before = by_file(&state.analysis.diags.items);
     let now = by_file(&analysis.diags.items);
     let mut out = Vec::new();
     let gone: Vec<PathBuf> = (state.published.keys())
-        .filter(|p| !now.contains_key(p.as_path()) && state.docs.get(p).is_none())
+        .filter(|p| !now.contains_key(p.as_os_str()) && state.docs.get(p).is_none())
         .cloned()
         .collect();
     for p in gone {
@@ -77,10 +78,10 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
         }
     }
     for (path, diags) in &now {
+        let path = Path::new(path);
         let doc = state.docs.get(path);
-        let kept = doc.is_none()
-            && state.published.contains_key(*path)
-            && before.get(path).is_some_and(|old| same(old, diags));
+        // What the last check gave was published (`published` holds every file it named).
+        let kept = doc.is_none() && before.get(path.as_os_str()).is_some_and(|o| same(o, diags));
         if kept {
             continue;
         }
@@ -99,7 +100,7 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
             .iter()
             .map(|d| diagnostic(d, fresh.as_ref()))
             .collect();
-        if state.published.get(*path) != Some(&converted) || doc.is_some() {
+        if state.published.get(path) != Some(&converted) || doc.is_some() {
             state
                 .published
                 .insert(path.to_path_buf(), converted.clone());
@@ -107,7 +108,7 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
         }
     }
     for p in state.docs.paths() {
-        if !now.contains_key(p.as_path()) {
+        if !now.contains_key(p.as_os_str()) {
             state.published.insert(p.clone(), Vec::new());
             out.push((p, Vec::new()));
         }
@@ -125,11 +126,12 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
         .collect()
 }
 
-/// `diags` by file.
-fn by_file(diags: &[Diagnostic]) -> HashMap<&Path, Vec<&Diagnostic>> {
-    let mut out: HashMap<&Path, Vec<&Diagnostic>> = HashMap::new();
-    for d in diags {
-        out.entry(d.path.as_path()).or_default().push(d);
+/// `diags` by file (its path's bytes: a check's paths are written one way), a run of one
+/// file's at a time (a check's are sorted by file).
+fn by_file(diags: &[Diagnostic]) -> HashMap<&OsStr, Vec<&Diagnostic>> {
+    let mut out: HashMap<&OsStr, Vec<&Diagnostic>> = HashMap::new();
+    for run in diags.chunk_by(|a, b| a.path.as_os_str() == b.path.as_os_str()) {
+        out.entry(run[0].path.as_os_str()).or_default().extend(run);
     }
     out
 }
