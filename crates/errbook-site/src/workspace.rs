@@ -1,6 +1,7 @@
 //! The workspace: a catalog held in memory between changes, as `serve` keeps it. It holds every
-//! content file's text and parse result, and parses a file again only when its text changed;
-//! what else a snapshot read (configuration, theme, records) is kept until a change names it.
+//! content file's text and parse result (and its page's record diagnostics as the last check
+//! found them), and parses a file again only when its text changed; what else a snapshot read
+//! (configuration, theme, records) is kept until a change names it.
 //! Each `snapshot` runs the same analysis as a build over them (`analysis::link_stage`) and
 //! hands it to a `Snapshot`, which makes the site's files when they are asked for. An editor's
 //! unsaved texts (the language server's open documents) are held here too and read instead of
