@@ -18,7 +18,7 @@ fn snippets_of(name: &str) -> Vec<Snippet> {
         300,
     );
     match parsed {
-        errbook_parse::Parsed::Article(a) => a.snippets,
+        errbook_parse::Parsed::Article(a) => a.snippets.clone(),
         _ => panic!("the article parses"),
     }
 }

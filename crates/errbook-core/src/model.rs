@@ -5,15 +5,17 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
 
-/// The whole parsed catalog, in a stable order (entries by ID, articles by ID).
-#[derive(Debug, Clone, Default, Serialize)]
+/// The whole parsed catalog, in a stable order (entries by ID, articles by ID). Each page is
+/// shared (`Arc`): a catalog made again after one file changed (the workspace `serve` and the
+/// language server keep) holds the other pages' parses as they were, not copies of them.
+#[derive(Debug, Clone, Default)]
 pub struct Catalog {
-    pub entries: Vec<Entry>,
-    pub articles: Vec<Article>,
+    pub entries: Vec<Arc<Entry>>,
+    pub articles: Vec<Arc<Article>>,
     /// Pages whose file is there but did not parse: their own errors say why, and nothing that
     /// names them is reported as broken because of it.
-    #[serde(skip)]
     pub unparsed: Vec<PageRef>,
 }
 
@@ -27,13 +29,13 @@ impl Catalog {
         self.entries
             .binary_search_by(|e| e.id.as_str().cmp(id))
             .ok()
-            .map(|i| &self.entries[i])
+            .map(|i| &*self.entries[i])
     }
     pub fn article(&self, id: &str) -> Option<&Article> {
         self.articles
             .binary_search_by(|a| a.id.as_str().cmp(id))
             .ok()
-            .map(|i| &self.articles[i])
+            .map(|i| &*self.articles[i])
     }
     /// Sort both lists by ID, then path, so lookups and output order are deterministic. In
     /// place: a stable sort's buffer would be half the entries again (hundreds of MB at a
@@ -68,8 +70,8 @@ impl Catalog {
 
     /// Every page that holds code blocks: entries, then articles, each in ID order.
     pub fn pages(&self) -> impl Iterator<Item = Page<'_>> + '_ {
-        let entries = self.entries.iter().map(Page::Entry);
-        entries.chain(self.articles.iter().map(Page::Article))
+        let entries = self.entries.iter().map(|e| Page::Entry(e));
+        entries.chain(self.articles.iter().map(|a| Page::Article(a)))
     }
 }
 

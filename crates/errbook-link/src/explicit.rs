@@ -162,7 +162,8 @@ pub(crate) fn check(catalog: &Catalog, texts: &Texts<'_>, diags: &mut Diagnostic
 /// Every page whose references are checked, in the order `check` takes them: articles, then
 /// entries, each in ID order.
 pub(crate) fn pages(catalog: &Catalog) -> impl Iterator<Item = Page<'_>> + '_ {
-    (catalog.articles.iter().map(Page::Article)).chain(catalog.entries.iter().map(Page::Entry))
+    let articles = catalog.articles.iter().map(|a| Page::Article(a));
+    articles.chain(catalog.entries.iter().map(|e| Page::Entry(e)))
 }
 
 /// The content files' texts by path, for diagnostics only: what is checked was taken out of the

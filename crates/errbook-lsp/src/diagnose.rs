@@ -6,12 +6,13 @@
 
 use super::convert::{diagnostic, Lines};
 use super::state::State;
-use errbook_core::diag::Code;
+use errbook_core::diag::{Code, Diagnostic};
 use errbook_core::model::PageKind;
 use errbook_parse::load::SourceFile;
 use errbook_site::Analysis;
 use lsp_types::{NumberOrString, PublishDiagnosticsParams};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// The codes only the stages after parse give (the whole catalog's), kept from the last check
@@ -60,15 +61,30 @@ pub(crate) fn quick(state: &mut State, rel: &Path) -> Option<PublishDiagnosticsP
 
 /// What to publish after a check: the open documents (their diagnostics as of this check), then
 /// every other file whose diagnostics changed, an empty list for a file that had some and has
-/// none now.
+/// none now. A file nobody has open whose diagnostics are those of the last check, on the same
+/// text, keeps what was published for it unconverted: at each keystroke, thousands of files have
+/// diagnostics and one changed.
 pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnosticsParams> {
-    let mut by_file: BTreeMap<PathBuf, Vec<&errbook_core::diag::Diagnostic>> = BTreeMap::new();
-    for d in &analysis.diags.items {
-        by_file.entry(d.path.clone()).or_default().push(d);
+    let before = by_file(&state.analysis.diags.items);
+    let now = by_file(&analysis.diags.items);
+    let mut out = Vec::new();
+    let gone: Vec<PathBuf> = (state.published.keys())
+        .filter(|p| !now.contains_key(p.as_os_str()) && state.docs.get(p).is_none())
+        .cloned()
+        .collect();
+    for p in gone {
+        if state.published.remove(&p).is_some_and(|d| !d.is_empty()) {
+            out.push((p, Vec::new()));
+        }
     }
-    let mut now: HashMap<PathBuf, Vec<lsp_types::Diagnostic>> = HashMap::new();
-    for (path, diags) in by_file {
-        let doc = state.docs.get(&path);
+    for (path, diags) in &now {
+        let path = Path::new(path);
+        let doc = state.docs.get(path);
+        // What the last check gave was published (`published` holds every file it named).
+        let kept = doc.is_none() && before.get(path.as_os_str()).is_some_and(|o| same(o, diags));
+        if kept {
+            continue;
+        }
         let lines = match doc {
             Some(d) if diags.iter().all(|x| x.source.as_deref() == Some(&*d.text)) => {
                 Some(&d.lines)
@@ -80,29 +96,21 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
             let src = diags.first()?.source.as_ref()?;
             (diags.len() > 4).then(|| Lines::new(src))
         });
-        let converted = diags
+        let converted: Vec<_> = diags
             .iter()
             .map(|d| diagnostic(d, fresh.as_ref()))
             .collect();
-        now.insert(path, converted);
-    }
-    for p in state.docs.paths() {
-        now.entry(p).or_default();
-    }
-    let mut out = Vec::new();
-    let gone: Vec<PathBuf> = (state.published.keys())
-        .filter(|p| !now.contains_key(*p))
-        .cloned()
-        .collect();
-    for p in gone {
-        if state.published.remove(&p).is_some_and(|d| !d.is_empty()) {
-            out.push((p, Vec::new()));
+        if state.published.get(path) != Some(&converted) || doc.is_some() {
+            state
+                .published
+                .insert(path.to_path_buf(), converted.clone());
+            out.push((path.to_path_buf(), converted));
         }
     }
-    for (p, diags) in now {
-        if state.published.get(&p) != Some(&diags) || state.docs.get(&p).is_some() {
-            state.published.insert(p.clone(), diags.clone());
-            out.push((p, diags));
+    for p in state.docs.paths() {
+        if !now.contains_key(p.as_os_str()) {
+            state.published.insert(p.clone(), Vec::new());
+            out.push((p, Vec::new()));
         }
     }
     out.sort_by_key(|(p, _)| state.docs.get(p).is_none());
@@ -116,4 +124,30 @@ pub(crate) fn full(state: &mut State, analysis: &Analysis) -> Vec<PublishDiagnos
             ))
         })
         .collect()
+}
+
+/// `diags` by file (its path's bytes: a check's paths are written one way), a run of one
+/// file's at a time (a check's are sorted by file).
+fn by_file(diags: &[Diagnostic]) -> HashMap<&OsStr, Vec<&Diagnostic>> {
+    let mut out: HashMap<&OsStr, Vec<&Diagnostic>> = HashMap::new();
+    for run in diags.chunk_by(|a, b| a.path.as_os_str() == b.path.as_os_str()) {
+        out.entry(run[0].path.as_os_str()).or_default().extend(run);
+    }
+    out
+}
+
+/// Whether two checks gave a file the same diagnostics on the same text (one `Arc`, as the
+/// workspace keeps a file it did not read again): what the editor was sent for `a` holds for `b`.
+fn same(a: &[&Diagnostic], b: &[&Diagnostic]) -> bool {
+    let one = |x: &Diagnostic, y: &Diagnostic| {
+        let text = match (&x.source, &y.source) {
+            (Some(s), Some(t)) => std::sync::Arc::ptr_eq(s, t),
+            (None, None) => true,
+            _ => false,
+        };
+        text && (x.code, x.severity, x.span, x.line, x.col)
+            == (y.code, y.severity, y.span, y.line, y.col)
+            && (&x.message, &x.label, &x.hint) == (&y.message, &y.label, &y.hint)
+    };
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| one(x, y))
 }

@@ -19,14 +19,14 @@ use errbook_core::model::{Article, Catalog, Entry, PageKind};
 use rayon::prelude::*;
 use regex::Regex;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
-/// One file's parse result.
+/// One file's parse result, shared: the catalog holds the same page (`Catalog::entries`), so a
+/// workspace that keeps a file's parse and makes the catalog again copies a pointer.
 #[derive(Clone)]
 pub enum Parsed {
-    // Boxed, both: each is hundreds of bytes, and `Failed` none.
-    Entry(Box<Entry>),
-    Article(Box<Article>),
+    Entry(Arc<Entry>),
+    Article(Arc<Article>),
     Failed,
 }
 
@@ -43,21 +43,20 @@ pub(crate) fn page_of_path(f: &SourceFile) -> Option<errbook_core::model::PageRe
 pub fn parse_file(f: &SourceFile, default_timeout: u64) -> (Parsed, Diagnostics) {
     if f.kind == PageKind::Entry {
         let (e, d) = parse_entry(f, default_timeout);
-        return (e.map_or(Parsed::Failed, |e| Parsed::Entry(Box::new(e))), d);
+        return (e.map_or(Parsed::Failed, |e| Parsed::Entry(Arc::new(e))), d);
     }
     let mut d = Diagnostics::default();
     let a = article::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut a| {
         errbook_claims::read_page(&f.text, &a.title, &mut a.snippets, default_timeout);
         a.content_links = links::content_links(&f.text);
         compact::article(&mut a);
-        Parsed::Article(Box::new(a))
+        Parsed::Article(Arc::new(a))
     });
     d.extend(placeholders::find(&f.path, &f.text));
     (a.unwrap_or(Parsed::Failed), d)
 }
 
-/// `parse_file` for an entry's file, the entry not boxed (a build holds a million of them in
-/// one list).
+/// `parse_file` for an entry's file, the entry as it is.
 pub fn parse_entry(f: &SourceFile, default_timeout: u64) -> (Option<Entry>, Diagnostics) {
     let mut d = Diagnostics::default();
     let e = entry::parse(&f.path, &f.text, default_timeout, &mut d).map(|mut e| {
@@ -102,10 +101,10 @@ impl Done {
         }
     }
 
-    /// The entry this file is, out of its box, with its diagnostics; else the result as it is.
-    pub fn entry(self) -> std::result::Result<(Entry, Diagnostics), Done> {
+    /// The entry this file is, with its diagnostics; else the result as it is.
+    pub fn entry(self) -> std::result::Result<(Arc<Entry>, Diagnostics), Done> {
         match self.parsed {
-            Parsed::Entry(e) => Ok((*e, self.diags)),
+            Parsed::Entry(e) => Ok((e, self.diags)),
             parsed => Err(Done { parsed, ..self }),
         }
     }
@@ -137,7 +136,7 @@ pub fn catalog_of(
 /// `catalog_of` with the entries apart: the entries, as they are (a list a million long is
 /// not copied), and every other file's result (articles, files that did not parse).
 pub fn catalog_with(
-    entries: Vec<Entry>,
+    entries: Vec<Arc<Entry>>,
     others: Vec<Done>,
     text_of: &dyn Fn(&Path) -> Option<SourceFile>,
     diags: &mut Diagnostics,
@@ -149,8 +148,8 @@ pub fn catalog_with(
     for done in others {
         diags.extend(done.diags.items);
         match done.parsed {
-            Parsed::Entry(e) => cat.entries.push(*e),
-            Parsed::Article(a) => cat.articles.push(*a),
+            Parsed::Entry(e) => cat.entries.push(e),
+            Parsed::Article(a) => cat.articles.push(a),
             Parsed::Failed => cat.unparsed.extend(done.unparsed),
         }
     }

@@ -117,7 +117,7 @@ impl<'c> Lists<'c> {
             }
             m
         });
-        let mut articles: Vec<&Article> = cat.articles.iter().collect();
+        let mut articles: Vec<&Article> = cat.articles.iter().map(|a| &**a).collect();
         articles.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
         let mut pages = Vec::new();
         for (i, f) in Facet::ALL.into_iter().enumerate() {
@@ -314,7 +314,7 @@ impl ListBuilder<'_, '_> {
     /// The home page: counts, domains and categories, the best-fixed entries, recent articles.
     fn home(&self) -> Page {
         let cat = self.r.catalog;
-        let mut top: Vec<&Entry> = cat.entries.iter().collect();
+        let mut top: Vec<&Entry> = cat.entries.iter().map(|e| &**e).collect();
         top.sort_by(|a, b| b.fix_rate.cmp(&a.fix_rate).then(a.id.cmp(&b.id)));
         top.truncate(20);
         let recent: Vec<Item> = self

@@ -112,15 +112,13 @@ fn load_and_parse(
     use errbook_core::model::{Entry, PageKind};
     use errbook_parse::{Done, Parsed};
     use rayon::prelude::*;
+    use std::sync::Arc;
     let timeout = cfg.verify.timeout_s;
     let paths = errbook_parse::load::content_paths(root)?;
-    // Each file: an entry, in the list itself and not boxed (a box each, then moved into a list
-    // of their own, held a million entries twice while the one became the other); any other
-    // file's parse and, for an article, the file kept; why it could not be read; or a failure
-    // to read the folder.
-    #[allow(clippy::large_enum_variant)] // Inline on purpose: the list becomes the entries.
+    // Each file: an entry; any other file's parse and, for an article, the file kept; why it
+    // could not be read; or a failure to read the folder.
     enum Read {
-        Entry(Entry, Diagnostics, Option<SourceFile>),
+        Entry(Arc<Entry>, Diagnostics, Option<SourceFile>),
         Other(Done, Option<SourceFile>),
         Unread(Diagnostic),
         Failed(errbook_core::error::Error),
@@ -139,15 +137,14 @@ fn load_and_parse(
                 let Some(e) = e else {
                     return Read::Other(Done::of(&f, (Parsed::Failed, d)), kept);
                 };
-                return Read::Entry(e, d, kept);
+                return Read::Entry(Arc::new(e), d, kept);
             }
             let (parsed, d) = errbook_parse::parse_file(&f, timeout);
             Read::Other(Done::of(&f, (parsed, d)), Some(f))
         })
         .collect();
-    // Into the entries where they lie (`collect` reuses the list: an `Entry` is no larger).
     let (mut files, mut others, mut failed) = (Vec::new(), Vec::new(), None);
-    let entries: Vec<Entry> = (read.into_iter())
+    let entries: Vec<Arc<Entry>> = (read.into_iter())
         .filter_map(|r| match r {
             Read::Entry(e, d, kept) => {
                 diags.extend(d.items);

@@ -142,7 +142,9 @@ pub fn expect_entry_errors(
         }
     }
     for (i, j, claim) in &found {
-        if let Some(run) = analysis.catalog.articles[*i].snippets[*j].run.as_mut() {
+        // The article is copied once here if the workspace still shares it: verify's own.
+        let article = std::sync::Arc::make_mut(&mut analysis.catalog.articles[*i]);
+        if let Some(run) = article.snippets[*j].run.as_mut() {
             run.claim = claim.clone();
         }
     }

@@ -43,7 +43,10 @@ pub(super) fn check(
         .into_iter()
         .filter(|w| within_site(&w.url))
         .collect();
+    // The site path of each page whose links are checked (not of every page: a keystroke's
+    // check asks for the open files').
     let pages: HashMap<PathBuf, String> = (analysis.catalog.pages())
+        .filter(|p| links_of.is_none_or(|only| only.iter().any(|f| f == p.source())))
         .map(|p| (p.source().to_path_buf(), urls::page(&p.reference())))
         .collect();
     if !written.iter().any(|w| pages.contains_key(&w.path)) {

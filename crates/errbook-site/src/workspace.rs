@@ -1,6 +1,7 @@
 //! The workspace: a catalog held in memory between changes, as `serve` keeps it. It holds every
-//! content file's text and parse result, and parses a file again only when its text changed;
-//! what else a snapshot read (configuration, theme, records) is kept until a change names it.
+//! content file's text and parse result (and its page's record diagnostics as the last check
+//! found them), and parses a file again only when its text changed; what else a snapshot read
+//! (configuration, theme, records) is kept until a change names it.
 //! Each `snapshot` runs the same analysis as a build over them (`analysis::link_stage`) and
 //! hands it to a `Snapshot`, which makes the site's files when they are asked for. An editor's
 //! unsaved texts (the language server's open documents) are held here too and read instead of
@@ -41,11 +42,14 @@ enum Read {
     Unread(Diagnostic),
 }
 
-/// One content file's text and parse.
+/// One content file's text and parse, and what the records said of its page at the last check.
 struct ParsedFile {
     file: SourceFile,
     parsed: Parsed,
     diags: Diagnostics,
+    /// The page's record diagnostics (`check::page_records`) and the records they were found in:
+    /// kept while the parse and the records are these.
+    records: Option<(Arc<RecordSet>, Vec<Diagnostic>)>,
 }
 
 impl Workspace {
@@ -85,7 +89,7 @@ impl Workspace {
     ) -> Result<Analysis> {
         let (cfg, mut analysis, records) = self.analyse(changed, false)?;
         let t = tracing::info_span!("records").entered();
-        let found = super::check::records(&analysis, &records);
+        let found = self.records_of(&analysis, &records);
         analysis.diags.extend(found);
         drop(t);
         let _t = tracing::info_span!("links within").entered();
@@ -96,6 +100,41 @@ impl Workspace {
         analysis.diags.extend(links);
         analysis.diags.sort();
         Ok(analysis)
+    }
+
+    /// `check::records` over the catalog of `analysis`: each page's diagnostics kept from the
+    /// last check while its file's parse and the records are the same, so that a change to one
+    /// file finds those of that file alone again.
+    fn records_of(&mut self, analysis: &Analysis, set: &Arc<RecordSet>) -> Vec<Diagnostic> {
+        use errbook_core::model::Page;
+        let cat = &analysis.catalog;
+        let mut out = Vec::new();
+        for read in self.files.values_mut() {
+            let Read::Parsed(p) = read else { continue };
+            // The catalog's page for this file: the same parse (a duplicate ID's later file
+            // and a draft left out are not).
+            let page = match &p.parsed {
+                Parsed::Entry(e) => (cat.entry(&e.id))
+                    .filter(|x| std::ptr::eq(*x, &**e))
+                    .map(Page::Entry),
+                Parsed::Article(a) => (cat.article(&a.id))
+                    .filter(|x| std::ptr::eq(*x, &**a))
+                    .map(Page::Article),
+                Parsed::Failed => None,
+            };
+            let Some(page) = page else { continue };
+            let kept = (p.records.as_ref()).filter(|(s, _)| Arc::ptr_eq(s, set));
+            let found = match kept {
+                Some((_, found)) => found,
+                None => {
+                    let found = super::check::page_records(page, &p.file.text, set);
+                    &p.records.insert((set.clone(), found)).1
+                }
+            };
+            out.extend(found.iter().cloned());
+        }
+        out.extend(super::check::set_records(analysis, set));
+        out
     }
 
     /// The records the last snapshot or check read, if one did.
@@ -170,6 +209,7 @@ impl Workspace {
             None => self.read_all(timeout)?,
         }
         drop(t);
+        // Each page is shared with the file's parse held here (`Parsed`): a pointer copied.
         let t = tracing::info_span!("catalog").entered();
         let mut diags = Diagnostics::default();
         let mut files = Vec::with_capacity(self.files.len());
@@ -183,7 +223,10 @@ impl Workspace {
                 Read::Unread(d) => diags.push(d.clone()),
             }
         }
-        let text_of = |p: &Path| files.iter().find(|f| f.path == p).cloned();
+        let text_of = |p: &Path| match self.files.get(&(kind_of(p), p.to_path_buf())) {
+            Some(Read::Parsed(f)) => Some(f.file.clone()),
+            _ => None,
+        };
         let catalog = errbook_parse::catalog_of(done, &text_of, &mut diags);
         drop(t);
         let records = match self.records.take() {
@@ -279,6 +322,7 @@ fn read_file(
             file,
             parsed: p.parsed.clone(),
             diags: p.diags.clone(),
+            records: p.records.clone(),
         },
         _ => {
             let (parsed, diags) = errbook_parse::parse_file(&file, timeout);
@@ -286,6 +330,7 @@ fn read_file(
                 file,
                 parsed,
                 diags,
+                records: None,
             }
         }
     }))

@@ -48,7 +48,7 @@ struct Found {
 pub(crate) fn infer(
     catalog: &Catalog,
     ix: &Index,
-    articles: &[Article],
+    articles: &[std::sync::Arc<Article>],
     sources: &HashMap<&std::path::Path, &str>,
     records: Option<&RecordSet>,
     wanted: &Wanted,

@@ -71,7 +71,7 @@ impl<'a> Resolver<'a> {
                 })
                 .collect()
         };
-        self.catalog.articles.iter().map(of).collect()
+        self.catalog.articles.iter().map(|a| of(a)).collect()
     }
 
     /// Code examples on other pages than entry `own`, from links whose `from` is a snippet.
