@@ -213,7 +213,7 @@ fn blocks_of<'a>(page: Page<'a>, resolver: &Resolver<'a>) -> Vec<BlockClaim> {
                 confidence: r.map_or(0.0, |r| (f64::from(r.confidence) * 100.0).round() / 100.0),
                 verdicts,
                 file: page.source().to_path_buf(),
-                attributes: attributes_to_write(resolver, page, s, true),
+                attributes: attributes_with(s, expected.as_ref(), true),
             }
         })
         .collect()
@@ -245,12 +245,20 @@ pub fn attributes_to_write(
     s: &Snippet,
     inferred_links: bool,
 ) -> Option<String> {
-    if !errbook_render::view::expect::expects_entry(s) {
-        return errbook_claims::attributes(s);
-    }
-    match resolver.expected(page, s) {
+    attributes_with(s, resolver.expected(page, s).as_ref(), inferred_links)
+}
+
+/// `attributes_to_write` with the block's expected error already asked for.
+fn attributes_with(
+    s: &Snippet,
+    expected: Option<&Expected<'_>>,
+    inferred_links: bool,
+) -> Option<String> {
+    match expected {
         Some(x) => errbook_claims::attributes(&declaring(s, &x.claim)),
-        None if inferred_links => errbook_claims::attributes(s),
+        None if inferred_links || !errbook_render::view::expect::expects_entry(s) => {
+            errbook_claims::attributes(s)
+        }
         None => None,
     }
 }
